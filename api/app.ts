@@ -1,0 +1,75 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import { InvalidTokenError } from './auth/verifier.ts';
+import { createRateLimiter } from './middleware/rate-limit.ts';
+import { accountRoutes } from './routes/account.ts';
+import { blogRoutes } from './routes/blog.ts';
+import { communityRoutes } from './routes/community.ts';
+import { postCommunityRoutes } from './routes/community-writes.ts';
+import { itemsRoutes } from './routes/items.ts';
+import { profileRoutes } from './routes/profile.ts';
+import type { AppDeps, AppEnv } from './types.ts';
+
+export type { AppDeps } from './types.ts';
+
+export const MAX_BODY_BYTES = 16 * 1024;
+export const COMMENTS_PER_MINUTE = 5;
+export const WRITES_PER_MINUTE = 600;
+
+const notConfigured = async (): Promise<never> => {
+  throw new InvalidTokenError('sign-in is not configured for this app');
+};
+
+/** The whole API as a Hono app. api/server.ts serves it; the Astro build calls it in-process. */
+export function createApp(input: Partial<AppDeps> & Pick<AppDeps, 'db'>) {
+  const deps: AppDeps = {
+    now: () => new Date(),
+    verifyToken: notConfigured,
+    commentLimiter: createRateLimiter({ limit: COMMENTS_PER_MINUTE, windowMs: 60_000 }),
+    writeLimiter: createRateLimiter({ limit: WRITES_PER_MINUTE, windowMs: 60_000 }),
+    ...input,
+  };
+
+  const app = new Hono<AppEnv>()
+    .basePath('/api')
+    .use(async (c, next) => {
+      c.set('deps', deps);
+      await next();
+    })
+    .use(
+      bodyLimit({
+        maxSize: MAX_BODY_BYTES,
+        onError: (c) => c.json({ error: `Request body too large: at most ${MAX_BODY_BYTES} bytes` }, 413),
+      }),
+    )
+    // Bodies are JSON only: a form post from another site cannot reach a write.
+    .use(async (c, next) => {
+      const hasBody = c.req.header('Content-Length') !== undefined && c.req.header('Content-Length') !== '0';
+      const chunked = c.req.header('Transfer-Encoding') !== undefined;
+      const type = c.req.header('Content-Type') ?? '';
+      if ((hasBody || chunked) && !/^application\/json\s*(;|$)/i.test(type)) {
+        return c.json({ error: 'Content-Type must be application/json' }, 415);
+      }
+      await next();
+    })
+    .route('/items', itemsRoutes)
+    .route('/community', communityRoutes)
+    .route('/blog', blogRoutes)
+    .route('/blog', postCommunityRoutes)
+    .route('/profile', profileRoutes)
+    .route('/account', accountRoutes);
+
+  app.notFound((c) => c.json({ error: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));
+  app.onError((error, c) => {
+    if (error instanceof HTTPException) {
+      return c.json({ error: error.message || 'Request failed' }, error.status);
+    }
+    // Never a stack trace in a response; the log keeps it.
+    console.error(error);
+    return c.json({ error: 'Internal server error' }, 500);
+  });
+  return app;
+}
+
+export type AppType = ReturnType<typeof createApp>;

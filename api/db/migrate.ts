@@ -1,0 +1,23 @@
+import { type Migration, type MigrationProvider, Migrator } from 'kysely';
+import type { DB } from './database.ts';
+import * as initial from './migrations/2026-11-22-001-initial.ts';
+
+// Migrations are listed here rather than read from disk so the same code runs under tsx,
+// Vitest and Astro's bundled build.
+const migrations: Record<string, Migration> = {
+  '2026-11-22-001-initial': initial,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+/** Brings the database to the latest schema; throws with the failing migration's name. */
+export async function migrateToLatest(db: DB): Promise<string[]> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results = [] } = await migrator.migrateToLatest();
+  const failed = results.find((r) => r.status === 'Error');
+  if (error) {
+    const name = failed ? ` (${failed.migrationName})` : '';
+    throw new Error(`Migration failed${name}: ${String(error)}`, { cause: error });
+  }
+  return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,69 @@
+import type { Identity } from '../../auth/verifier.ts';
+import type { DB } from '../database.ts';
+import type { UserProfileRow } from '../schema.ts';
+
+/** The users_profile columns of spec §3, with user_type as a list. */
+export interface UserProfile {
+  firebase_uid: string;
+  display_name: string;
+  email: string;
+  photo_url: string | null;
+  role: string;
+  user_type: string[];
+  created_at: string;
+  updated_at: string;
+}
+
+function toProfile(row: UserProfileRow): UserProfile {
+  let userType: string[] = ['buyer'];
+  try {
+    const parsed: unknown = JSON.parse(row.user_type);
+    if (Array.isArray(parsed)) userType = parsed.filter((t): t is string => typeof t === 'string');
+  } catch {
+    // A hand-edited row with bad JSON falls back to the default rather than failing every request.
+  }
+  return { ...row, user_type: userType };
+}
+
+/** The spec's basic-profile rule: the provider's name, else the email's local part, else 'User'. */
+export function basicDisplayName(identity: Pick<Identity, 'name' | 'email'>): string {
+  const name = identity.name?.trim();
+  if (name) return name;
+  const local = identity.email?.split('@')[0]?.trim();
+  return local || 'User';
+}
+
+/** Reads the user's profile, creating the basic one on their first authenticated request. */
+export async function getOrCreateProfile(db: DB, identity: Identity, now: Date): Promise<UserProfile> {
+  const stamp = now.toISOString();
+  await db
+    .insertInto('users_profile')
+    .values({
+      firebase_uid: identity.uid,
+      display_name: basicDisplayName(identity),
+      email: identity.email ?? '',
+      photo_url: identity.picture,
+      role: 'user',
+      user_type: JSON.stringify(['buyer']),
+      created_at: stamp,
+      updated_at: stamp,
+    })
+    .onConflict((oc) => oc.column('firebase_uid').doNothing())
+    .execute();
+  const row = await db
+    .selectFrom('users_profile')
+    .selectAll()
+    .where('firebase_uid', '=', identity.uid)
+    .executeTakeFirstOrThrow();
+  return toProfile(row);
+}
+
+/** Sets a user's role by email; returns how many profiles changed. */
+export async function setRoleByEmail(db: DB, email: string, role: string, now: Date): Promise<number> {
+  const result = await db
+    .updateTable('users_profile')
+    .set({ role, updated_at: now.toISOString() })
+    .where('email', '=', email)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

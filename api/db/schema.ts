@@ -1,0 +1,128 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/** The one description of the SQLite schema; migrations in ./migrations must agree with it. */
+export interface Database {
+  items: ItemsTable;
+  blog_categories: BlogCategoriesTable;
+  blog_posts: BlogPostsTable;
+  post_categories: PostCategoriesTable;
+  comments: CommentsTable;
+  comment_likes: CommentLikesTable;
+  post_likes: PostLikesTable;
+  post_views: PostViewsTable;
+  users_profile: UsersProfileTable;
+  deletion_requests: DeletionRequestsTable;
+}
+
+export interface ItemsTable {
+  item_id: string;
+  item_name: string;
+  category: string;
+  listing_price: string;
+  image_url: string | null;
+  condition: string | null;
+  brand: string | null;
+  age_group: string | null;
+  is_featured: number;
+  created_at: string;
+}
+
+export interface BlogCategoriesTable {
+  category_id: Generated<number>;
+  slug: string;
+  category_name: string;
+  color_hex: string | null;
+}
+
+export type PostKind = 'article' | 'discussion';
+
+export interface BlogPostsTable {
+  post_id: Generated<number>;
+  slug: string;
+  title: string;
+  excerpt: string;
+  /** Sanitized HTML rendered from the Markdown source. */
+  content: string;
+  featured_image_url: string | null;
+  author_name: string;
+  kind: PostKind;
+  is_featured: number;
+  /** 1 while the post is live; drafts and withdrawn posts keep their row and counts. */
+  is_published: number;
+  published_at: string | null;
+  created_at: string;
+  updated_at: string;
+  reading_time_minutes: number;
+  view_count: ColumnType<number, number | undefined, number>;
+  like_count: ColumnType<number, number | undefined, number>;
+  comment_count: ColumnType<number, number | undefined, number>;
+  /** Hash of the source file, so a sync can tell a changed post from an unchanged one. */
+  source_hash: string | null;
+}
+
+export interface PostCategoriesTable {
+  post_id: number;
+  category_id: number;
+}
+
+export interface CommentsTable {
+  comment_id: Generated<number>;
+  post_id: number;
+  parent_comment_id: number | null;
+  author_uid: string | null;
+  author_name: string;
+  author_avatar_url: string | null;
+  content: string;
+  like_count: ColumnType<number, number | undefined, number>;
+  reply_count: ColumnType<number, number | undefined, number>;
+  created_at: string;
+  /** Natural key of seeded comments so that re-seeding inserts nothing twice. */
+  seed_key: string | null;
+}
+
+export interface CommentLikesTable {
+  comment_id: number;
+  user_uid: string;
+  created_at: string;
+}
+
+export interface PostLikesTable {
+  post_id: number;
+  user_uid: string;
+  created_at: string;
+}
+
+export interface PostViewsTable {
+  view_id: Generated<number>;
+  post_id: number;
+  viewed_at: string;
+}
+
+export interface UsersProfileTable {
+  firebase_uid: string;
+  display_name: string;
+  email: string;
+  photo_url: string | null;
+  role: string;
+  /** JSON array of 'buyer' and/or 'seller'. */
+  user_type: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DeletionRequestsTable {
+  request_id: Generated<number>;
+  email: string;
+  reason: string | null;
+  additional_info: string | null;
+  created_at: string;
+}
+
+export type ItemRow = Selectable<ItemsTable>;
+export type NewItem = Insertable<ItemsTable>;
+export type BlogPostRow = Selectable<BlogPostsTable>;
+export type NewBlogPost = Insertable<BlogPostsTable>;
+export type BlogPostUpdate = Updateable<BlogPostsTable>;
+export type BlogCategoryRow = Selectable<BlogCategoriesTable>;
+export type CommentRow = Selectable<CommentsTable>;
+export type UserProfileRow = Selectable<UsersProfileTable>;

@@ -1,0 +1,243 @@
+import crypto from 'node:crypto';
+import { sql } from 'kysely';
+import { readingTimeMinutes, renderMarkdown } from '../lib/html.ts';
+import type { Content, ContentPost } from './content.ts';
+import type { DB } from './database.ts';
+
+export interface SyncResult {
+  inserted: string[];
+  updated: string[];
+  unpublished: string[];
+  unchanged: number;
+}
+
+// Seeded likes come from a fixed pool of sample parents, so a re-run finds them already there.
+const seedUser = (n: number) => `seed-user-${n}`;
+
+function seedLikeCount(slug: string): number {
+  return crypto.createHash('sha1').update(slug).digest()[0]! % 18;
+}
+
+function postValues(post: ContentPost, now: string) {
+  const content = post.body ? renderMarkdown(post.body) : '';
+  return {
+    title: post.title,
+    excerpt: post.excerpt,
+    content,
+    featured_image_url: post.featuredImage,
+    author_name: post.author,
+    kind: post.kind,
+    is_featured: post.featured ? 1 : 0,
+    is_published: post.draft ? 0 : 1,
+    published_at: post.publishedAt,
+    updated_at: now,
+    reading_time_minutes: readingTimeMinutes(content),
+    source_hash: post.hash,
+  };
+}
+
+/**
+ * Makes the database match content/: categories and items upserted, posts inserted or updated
+ * when their source changed, posts no longer in content/ (or marked draft) unpublished, sample
+ * comments and likes added once. Running it twice changes nothing the second time.
+ */
+export async function syncContent(db: DB, content: Content, now: Date): Promise<SyncResult> {
+  const stamp = now.toISOString();
+  const result: SyncResult = { inserted: [], updated: [], unpublished: [], unchanged: 0 };
+
+  await db.transaction().execute(async (trx) => {
+    for (const category of content.categories) {
+      await trx
+        .insertInto('blog_categories')
+        .values({ slug: category.slug, category_name: category.categoryName, color_hex: category.colorHex })
+        .onConflict((oc) =>
+          oc.column('slug').doUpdateSet({
+            category_name: category.categoryName,
+            color_hex: category.colorHex,
+          }),
+        )
+        .execute();
+    }
+    const categoryIds = new Map(
+      (await trx.selectFrom('blog_categories').select(['slug', 'category_id']).execute()).map((r) => [
+        r.slug,
+        r.category_id,
+      ]),
+    );
+
+    for (const item of content.items) {
+      const values = {
+        item_name: item.itemName,
+        category: item.category,
+        listing_price: item.listingPrice,
+        image_url: item.imageUrl,
+        condition: item.condition,
+        brand: item.brand,
+        age_group: item.ageGroup,
+        is_featured: item.featured ? 1 : 0,
+        created_at: item.createdAt,
+      };
+      await trx
+        .insertInto('items')
+        .values({ item_id: item.itemId, ...values })
+        .onConflict((oc) => oc.column('item_id').doUpdateSet(values))
+        .execute();
+    }
+    const itemIds = content.items.map((i) => i.itemId);
+    await trx
+      .deleteFrom('items')
+      .$if(itemIds.length > 0, (q) => q.where('item_id', 'not in', itemIds))
+      .execute();
+
+    const existing = new Map(
+      (
+        await trx
+          .selectFrom('blog_posts')
+          .select(['post_id', 'slug', 'source_hash', 'is_published'])
+          .execute()
+      ).map((r) => [r.slug, r]),
+    );
+
+    for (const post of content.posts) {
+      for (const slug of post.categories) {
+        if (!categoryIds.has(slug)) {
+          throw new Error(`${post.file}: unknown category "${slug}" (add it to blog-categories.json)`);
+        }
+      }
+      const found = existing.get(post.slug);
+      let postId: number;
+      if (!found) {
+        const row = await trx
+          .insertInto('blog_posts')
+          .values({ slug: post.slug, created_at: stamp, view_count: post.views, ...postValues(post, stamp) })
+          .returning('post_id')
+          .executeTakeFirstOrThrow();
+        postId = row.post_id;
+        result.inserted.push(post.slug);
+        const likes = Array.from({ length: seedLikeCount(post.slug) }, (_, n) => ({
+          post_id: postId,
+          user_uid: seedUser(n + 1),
+          created_at: stamp,
+        }));
+        if (likes.length > 0) await trx.insertInto('post_likes').values(likes).execute();
+      } else if (found.source_hash !== post.hash) {
+        postId = found.post_id;
+        await trx
+          .updateTable('blog_posts')
+          .set(postValues(post, stamp))
+          .where('post_id', '=', postId)
+          .execute();
+        await trx.deleteFrom('post_categories').where('post_id', '=', postId).execute();
+        result.updated.push(post.slug);
+      } else {
+        result.unchanged += 1;
+        continue;
+      }
+      const links = post.categories.map((slug) => ({ post_id: postId, category_id: categoryIds.get(slug)! }));
+      if (links.length > 0) await trx.insertInto('post_categories').values(links).execute();
+    }
+
+    const inContent = new Set(content.posts.map((p) => p.slug));
+    const withdrawn = [...existing.values()].filter((p) => p.is_published === 1 && !inContent.has(p.slug));
+    for (const post of withdrawn) {
+      await trx
+        .updateTable('blog_posts')
+        .set({ is_published: 0, updated_at: stamp, source_hash: null })
+        .where('post_id', '=', post.post_id)
+        .execute();
+      result.unpublished.push(post.slug);
+    }
+    for (const slug of result.updated) {
+      if (content.posts.find((p) => p.slug === slug)?.draft) result.unpublished.push(slug);
+    }
+
+    const postIds = new Map(
+      (await trx.selectFrom('blog_posts').select(['slug', 'post_id']).execute()).map((r) => [
+        r.slug,
+        r.post_id,
+      ]),
+    );
+    for (const comment of content.comments) {
+      const postId = postIds.get(comment.postSlug);
+      if (postId === undefined) continue;
+      const parentId = await insertSeedComment(
+        trx,
+        postId,
+        null,
+        comment,
+        `${comment.postSlug}|${comment.createdAt}|${comment.authorName}`,
+      );
+      for (const reply of comment.replies) {
+        await insertSeedComment(
+          trx,
+          postId,
+          parentId,
+          reply,
+          `${comment.postSlug}|${reply.createdAt}|${reply.authorName}`,
+        );
+      }
+    }
+
+    await recountAll(trx);
+  });
+  return result;
+}
+
+async function insertSeedComment(
+  db: DB,
+  postId: number,
+  parentId: number | null,
+  comment: {
+    authorName: string;
+    authorAvatarUrl: string | null;
+    content: string;
+    createdAt: string;
+    likes: number;
+  },
+  seedKey: string,
+): Promise<number> {
+  await db
+    .insertInto('comments')
+    .values({
+      post_id: postId,
+      parent_comment_id: parentId,
+      author_uid: null,
+      author_name: comment.authorName,
+      author_avatar_url: comment.authorAvatarUrl,
+      content: comment.content,
+      created_at: comment.createdAt,
+      seed_key: seedKey,
+    })
+    .onConflict((oc) => oc.column('seed_key').doNothing())
+    .execute();
+  const { comment_id } = await db
+    .selectFrom('comments')
+    .select('comment_id')
+    .where('seed_key', '=', seedKey)
+    .executeTakeFirstOrThrow();
+  const likes = Array.from({ length: comment.likes }, (_, n) => ({
+    comment_id,
+    user_uid: seedUser(n + 1),
+    created_at: comment.createdAt,
+  }));
+  if (likes.length > 0) {
+    await db
+      .insertInto('comment_likes')
+      .values(likes)
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  }
+  return comment_id;
+}
+
+/** Recomputes every denormalised count from the rows it summarises. */
+export async function recountAll(db: DB): Promise<void> {
+  await sql`update comments set
+      like_count = (select count(*) from comment_likes l where l.comment_id = comments.comment_id),
+      reply_count = (select count(*) from comments r where r.parent_comment_id = comments.comment_id)`.execute(
+    db,
+  );
+  await sql`update blog_posts set
+      like_count = (select count(*) from post_likes l where l.post_id = blog_posts.post_id),
+      comment_count = (select count(*) from comments c where c.post_id = blog_posts.post_id)`.execute(db);
+}

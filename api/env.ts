@@ -1,0 +1,42 @@
+import { z } from 'zod';
+
+// Every variable the product reads, validated once at start-up. A bad value stops start-up
+// with a message that names the variable (see .env.example for working local values).
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(4321),
+  DATABASE_PATH: z.string().min(1).default('./data/nestling.db'),
+  /** Where the built site lives; tests point it at a temporary folder. */
+  SITE_DIR: z.string().min(1).default('./dist'),
+  PUBLIC_SITE_NAME: z.string().min(1).default('Nestling'),
+  PUBLIC_SITE_URL: z.url().default('http://127.0.0.1:4321'),
+  PUBLIC_MARKETPLACE_URL: z.url().default('https://m.nestling.example'),
+  PUBLIC_FIREBASE_API_KEY: z.string().min(1).default('demo-nestling-key'),
+  PUBLIC_FIREBASE_AUTH_DOMAIN: z.string().min(1).default('demo-nestling.firebaseapp.com'),
+  PUBLIC_FIREBASE_PROJECT_ID: z.string().min(1).default('demo-nestling'),
+  PUBLIC_FIREBASE_APP_ID: z.string().min(1).default('demo-nestling-app'),
+  FIREBASE_PROJECT_ID: z.string().min(1).default('demo-nestling'),
+  FIREBASE_AUTH_EMULATOR_HOST: z.string().optional(),
+  PUBLIC_FIREBASE_AUTH_EMULATOR_HOST: z.string().optional(),
+  PUBLIC_DELETION_FORM_ACCOUNT_ID: z.string().optional(),
+  PUBLIC_DELETION_FORM_ID: z.string().optional(),
+  PUBLIC_PRIVACY_EMAIL: z.email().default('privacy@nestling.example'),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export class EnvError extends Error {}
+
+/** Parses an environment (usually process.env); empty strings count as unset. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const cleaned = Object.fromEntries(
+    Object.entries(source).filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const result = envSchema.safeParse(cleaned);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new EnvError(`Invalid environment:\n${lines.join('\n')}`);
+  }
+  return result.data;
+}

@@ -1,0 +1,21 @@
+import { zValidator } from '@hono/zod-validator';
+import type { ValidationTargets } from 'hono';
+import type { z } from 'zod';
+
+/**
+ * zod validation at the API edge. A failure answers 400 with one sentence naming the field and
+ * the rule, e.g. `{ "error": "limit: must be an integer from 1 to 50" }`.
+ */
+export function validate<Target extends keyof ValidationTargets, Schema extends z.ZodType>(
+  target: Target,
+  schema: Schema,
+) {
+  return zValidator(target, schema, (result, c) => {
+    if (!result.success) {
+      const message = result.error.issues
+        .map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
+        .join('; ');
+      return c.json({ error: message }, 400);
+    }
+  });
+}

@@ -1,0 +1,14 @@
+import { Hono } from 'hono';
+import { countItemsByCategory, listFeaturedItems, listItems } from '../db/queries/items.ts';
+import { validate } from '../middleware/validate.ts';
+import type { AppEnv } from '../types.ts';
+import { limitQuery } from './schemas.ts';
+
+export const FEATURED_ITEMS_DEFAULT = 4;
+
+export const itemsRoutes = new Hono<AppEnv>()
+  .get('/', async (c) => c.json(await listItems(c.var.deps.db)))
+  .get('/featured', validate('query', limitQuery(FEATURED_ITEMS_DEFAULT)), async (c) =>
+    c.json(await listFeaturedItems(c.var.deps.db, c.req.valid('query').limit)),
+  )
+  .get('/categories', async (c) => c.json(await countItemsByCategory(c.var.deps.db)));

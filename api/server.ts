@@ -1,0 +1,101 @@
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { serve } from '@hono/node-server';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { Hono } from 'hono';
+import { compress } from 'hono/compress';
+import { createApp } from './app.ts';
+import type { DB } from './db/database.ts';
+
+export interface ServerOptions {
+  db: DB;
+  /** The built site; read per request so a rebuilt site can be swapped in under it. */
+  distDir: () => string;
+  host: string;
+  port: number;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  /** Stops accepting connections, lets in-flight requests finish, then closes the database. */
+  close: () => Promise<void>;
+}
+
+/** Hashed build assets never change; everything else is revalidated on every visit. */
+function cacheControlFor(file: string): string {
+  if (file.includes(`${path.sep}_astro${path.sep}`)) return 'public, max-age=31536000, immutable';
+  return 'public, no-cache';
+}
+
+export function createSiteApp({ db, distDir }: Pick<ServerOptions, 'db' | 'distDir'>) {
+  const api = createApp({ db });
+  const site = new Hono();
+
+  site.use(compress());
+  site.all('/api/*', (c) => api.fetch(c.req.raw));
+  site.all('/api', (c) => api.fetch(c.req.raw));
+
+  site.get('/privacy', (c) => c.redirect('/privacy-policy', 301));
+
+  // Conditional GET for static files: the browser revalidates HTML with If-Modified-Since.
+  site.use(async (c, next) => {
+    await next();
+    const lastModified = c.res.headers.get('Last-Modified');
+    const since = c.req.header('If-Modified-Since');
+    if (c.res.status === 200 && lastModified && since && Date.parse(since) >= Date.parse(lastModified)) {
+      c.res = new Response(null, { status: 304, headers: c.res.headers });
+    }
+  });
+  site.use('*', (c, next) =>
+    serveStatic({
+      root: distDir(),
+      precompressed: true,
+      onFound: (file, ctx) => {
+        ctx.header('Cache-Control', cacheControlFor(file));
+      },
+    })(c, next),
+  );
+
+  // Unknown posts get the blog's 'Post Not Found' page, anything else the site's 404 screen;
+  // both with a real 404 status.
+  site.notFound((c) => {
+    const root = distDir();
+    const candidates = c.req.path.startsWith('/blog/')
+      ? [path.join(root, 'blog', '404.html'), path.join(root, 'blog', '404', 'index.html')]
+      : [];
+    candidates.push(path.join(root, '404.html'));
+    const page = candidates.find((file) => fs.existsSync(file));
+    c.header('Cache-Control', 'public, no-cache');
+    if (page) return c.html(fs.readFileSync(page, 'utf8'), 404);
+    return c.text('404 Page Not Found', 404);
+  });
+  return site;
+}
+
+export function startServer(options: ServerOptions): Promise<RunningServer> {
+  const site = createSiteApp(options);
+  return new Promise((resolve, reject) => {
+    const server = serve(
+      { fetch: site.fetch, hostname: options.host, port: options.port },
+      (info: AddressInfo) => {
+        const host = info.address.includes(':') ? `[${info.address}]` : info.address;
+        let closing: Promise<void> | undefined;
+        resolve({
+          url: `http://${host}:${info.port}`,
+          port: info.port,
+          close: () =>
+            (closing ??= new Promise<void>((done) => {
+              server.close(() => {
+                void options.db.destroy().then(done, done);
+              });
+              // Idle keep-alive sockets would hold close() open; in-flight requests still finish.
+              if ('closeIdleConnections' in server) server.closeIdleConnections();
+            })),
+        });
+      },
+    );
+    server.once('error', reject);
+  });
+}

@@ -1,0 +1,24 @@
+import type { Identity, TokenVerifier } from './auth/verifier.ts';
+import type { DB } from './db/database.ts';
+import type { UserProfile } from './db/queries/profiles.ts';
+import type { RateLimiter } from './middleware/rate-limit.ts';
+
+/** What the app needs from the outside world; tests and the build pass their own. */
+export interface AppDeps {
+  db: DB;
+  /** The clock: decides which scheduled posts are live. */
+  now: () => Date;
+  /** Verifies ID tokens (firebase-admin in production, the Auth emulator in tests). */
+  verifyToken: TokenVerifier;
+  /** Limits writes per user (comments: 5 a minute). */
+  commentLimiter: RateLimiter;
+  writeLimiter: RateLimiter;
+}
+
+export interface AppEnv {
+  Variables: {
+    deps: AppDeps;
+    user?: Identity;
+    profile?: UserProfile;
+  };
+}

@@ -1,0 +1,23 @@
+// @ts-check
+import react from '@astrojs/react';
+import sitemap from '@astrojs/sitemap';
+import tailwindcss from '@tailwindcss/vite';
+import { defineConfig } from 'astro/config';
+import { loadEnv } from 'vite';
+
+// .env under the real environment, as api/env.ts reads it.
+const env = { ...loadEnv('production', process.cwd(), ''), ...process.env };
+
+export default defineConfig({
+  site: env.PUBLIC_SITE_URL || 'http://127.0.0.1:4321',
+  output: 'static',
+  // scripts/ build into a fresh directory and swap it in, so readers never see a half-built site.
+  outDir: env.NESTLING_OUT_DIR || './dist',
+  trailingSlash: 'ignore',
+  build: { format: 'directory' },
+  integrations: [react(), sitemap({ filter: (page) => !/\/(404|confirmation)\/?$/.test(page) })],
+  vite: {
+    plugins: [tailwindcss()],
+    ssr: { external: ['better-sqlite3', 'jsdom', 'dompurify'] },
+  },
+});

@@ -1,0 +1,13 @@
+// npm run db:migrate — bring DATABASE_PATH to the latest schema.
+import { openDatabase } from '../api/db/database.ts';
+import { migrateToLatest } from '../api/db/migrate.ts';
+import { loadEnv } from './lib/env.ts';
+
+const env = loadEnv();
+const db = openDatabase(env.DATABASE_PATH);
+try {
+  const applied = await migrateToLatest(db);
+  console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'Database is up to date.');
+} finally {
+  await db.destroy();
+}

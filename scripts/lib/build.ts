@@ -1,0 +1,63 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+
+const SOURCES = ['content', 'src', 'public', 'astro.config.mjs', 'api'];
+
+function newestMtime(target: string): number {
+  if (!fs.existsSync(target)) return 0;
+  const stat = fs.statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of fs.readdirSync(target))
+    newest = Math.max(newest, newestMtime(path.join(target, entry)));
+  return newest;
+}
+
+/** A build is needed when dist/ is missing or older than anything it is built from. */
+export function needsBuild(distDir: string): boolean {
+  const marker = path.join(distDir, 'index.html');
+  if (!fs.existsSync(marker)) return true;
+  const built = fs.statSync(marker).mtimeMs;
+  return SOURCES.some((source) => newestMtime(source) > built);
+}
+
+/** Runs `astro build` into outDir as a child process, streaming its progress. */
+export function runAstroBuild(outDir: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['node_modules/astro/astro.js', 'build'], {
+      env: { ...env, NESTLING_OUT_DIR: outDir, ASTRO_TELEMETRY_DISABLED: '1' },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    child.once('error', reject);
+    child.once('exit', (code, signal) => {
+      if (code === 0) resolve();
+      else reject(new Error(`astro build failed (${signal ?? `exit code ${code}`})`));
+    });
+  });
+}
+
+const gzip = promisify(zlib.gzip);
+const brotli = promisify(zlib.brotliCompress);
+const COMPRESSIBLE = /\.(html|css|js|mjs|json|xml|svg|txt|webmanifest)$/;
+
+/** Writes .gz and .br beside every text file so the server never compresses static files itself. */
+export async function precompress(dir: string): Promise<void> {
+  const files = fs.readdirSync(dir, { recursive: true, encoding: 'utf8' });
+  await Promise.all(
+    files
+      .filter((f) => COMPRESSIBLE.test(f))
+      .map(async (f) => {
+        const file = path.join(dir, f);
+        const data = await fs.promises.readFile(file);
+        if (data.length < 1024) return;
+        const [gz, br] = await Promise.all([
+          gzip(data, { level: 9 }),
+          brotli(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
+        ]);
+        await Promise.all([fs.promises.writeFile(`${file}.gz`, gz), fs.promises.writeFile(`${file}.br`, br)]);
+      }),
+  );
+}

@@ -1,0 +1,66 @@
+// One source of truth for the site's constants (spec §9) and the placeholders the spec documents
+// (design decision 4). Tests import these rather than repeating the numbers.
+
+export const SITE_NAME: string = import.meta.env.PUBLIC_SITE_NAME || 'Nestling';
+export const SITE_URL: string = (import.meta.env.PUBLIC_SITE_URL || 'http://127.0.0.1:4321').replace(
+  /\/$/,
+  '',
+);
+export const MARKETPLACE_URL: string = import.meta.env.PUBLIC_MARKETPLACE_URL || 'https://m.nestling.example';
+export const PRIVACY_EMAIL: string = import.meta.env.PUBLIC_PRIVACY_EMAIL || 'privacy@nestling.example';
+
+export const HERO_SLIDE_COUNT = 3;
+export const HERO_ADVANCE_MS = 10_000;
+export const FEATURED_ITEMS_LIMIT = 4;
+export const CATEGORY_FILTER_LIMIT = 8;
+export const COMMUNITY_FEED_LIMIT = 3;
+export const BLOG_PAGE_SIZE = 10;
+export const VIEW_RECORD_DELAY_MS = 1_000;
+export const SIGN_IN_DIALOG_RESET_MS = 200;
+export const AUTH_INIT_TRIES = 10;
+export const AUTH_INIT_INTERVAL_MS = 100;
+export const POST_REDIRECT_WAIT_MS = 1_000;
+export const DEMO_LOADING_DELAY_MS = 500;
+export const DEMO_POSTING_DELAY_MS = 1_000;
+export const TOAST_LIMIT = 1;
+export const TOAST_DURATION_MS = 5_000;
+export const TOAST_REMOVE_DELAY_MS = 1_000_000;
+
+// Placeholders the spec documents as hard-coded in the product, kept here and nowhere else.
+/** The 'Verified Parents' stat: hard-coded in the spec, not from data. */
+export const VERIFIED_PARENTS_STAT = '202';
+/** Every item shows this rating; ratings are not in the data yet. */
+export const ITEM_RATING = 4.8;
+/** The favourites badge: 3 when signed in, 0 otherwise (favourites are not built yet). */
+export const FAVOURITES_SIGNED_IN = 3;
+export const FAVOURITES_SIGNED_OUT = 0;
+
+export const ITEM_CATEGORIES: Record<string, string> = {
+  clothing: 'Clothing & Shoes',
+  toys: 'Toys & Games',
+  gear: 'Baby Gear',
+  books: 'Books & Media',
+  furniture: 'Nursery & Decor',
+  health: 'Health & Safety',
+};
+
+export const ITEM_CONDITIONS: Record<string, string> = {
+  new: 'New',
+  like_new: 'Like New',
+  good: 'Good',
+  fair: 'Fair',
+  'as-is': 'As-Is',
+};
+export const DEFAULT_CONDITION_LABEL = 'Good';
+export const DEFAULT_AGE_GROUP = 'All Ages';
+
+/** Fixed badge colours for the known blog categories; others use their colorHex, else grey. */
+export const BLOG_CATEGORY_COLORS: Record<string, string> = {
+  'app-updates': '#2563eb',
+  'diy-crafts': '#c2410c',
+  marketplace: '#15803d',
+  'parenting-tips': '#7c3aed',
+  'safety-health': '#b91c1c',
+  seasonal: '#a16207',
+};
+export const DEFAULT_CATEGORY_COLOR = '#4b5563';

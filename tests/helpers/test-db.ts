@@ -1,0 +1,40 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type AppDeps, createApp } from '../../api/app.ts';
+import { loadContent } from '../../api/db/content.ts';
+import { type DB, openDatabase } from '../../api/db/database.ts';
+import { migrateToLatest } from '../../api/db/migrate.ts';
+import { syncContent } from '../../api/db/sync.ts';
+
+export const CONTENT_DIR = path.resolve(import.meta.dirname, '../../content');
+/** A fixed "now" after every seeded post, so results never depend on the day the tests run. */
+export const TEST_NOW = new Date('2026-11-22T12:00:00Z');
+
+const created: string[] = [];
+process.once('exit', () => {
+  for (const dir of created) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A new folder under the OS temp dir, removed when the test process exits. */
+export function tempDir(prefix = 'nestling-'): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  created.push(dir);
+  return dir;
+}
+
+/** A fresh migrated SQLite file in its own temp folder; seeded from content/ unless told not to. */
+export async function createTestDb(options: { seed?: boolean } = {}): Promise<{ db: DB; file: string }> {
+  const file = path.join(tempDir(), 'test.db');
+  const db = openDatabase(file);
+  await migrateToLatest(db);
+  if (options.seed !== false) await syncContent(db, loadContent(CONTENT_DIR), TEST_NOW);
+  return { db, file };
+}
+
+/** The real Hono app over a fresh seeded database, with the fixed test clock. */
+export async function createTestApp(deps: Partial<AppDeps> = {}) {
+  const { db, file } = await createTestDb();
+  const app = createApp({ db, now: () => TEST_NOW, ...deps });
+  return { app, db, file };
+}
