@@ -4,6 +4,7 @@ import { HTTPException } from 'hono/http-exception';
 import { InvalidTokenError } from './auth/verifier.ts';
 import { createRateLimiter } from './middleware/rate-limit.ts';
 import { accountRoutes } from './routes/account.ts';
+import { adminRoutes } from './routes/admin.ts';
 import { blogRoutes } from './routes/blog.ts';
 import { communityRoutes } from './routes/community.ts';
 import { postCommunityRoutes } from './routes/community-writes.ts';
@@ -58,7 +59,8 @@ export function createApp(input: Partial<AppDeps> & Pick<AppDeps, 'db'>) {
     .route('/blog', blogRoutes)
     .route('/blog', postCommunityRoutes)
     .route('/profile', profileRoutes)
-    .route('/account', accountRoutes);
+    .route('/account', accountRoutes)
+    .route('/admin', adminRoutes);
 
   app.notFound((c) => c.json({ error: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));
   app.onError((error, c) => {

@@ -7,6 +7,8 @@ const envSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(4321),
   DATABASE_PATH: z.string().min(1).default('./data/nestling.db'),
+  /** The editors' content folder (posts, items, categories). */
+  CONTENT_DIR: z.string().min(1).default('./content'),
   /** Where the built site lives; tests point it at a temporary folder. */
   SITE_DIR: z.string().min(1).default('./dist'),
   PUBLIC_SITE_NAME: z.string().min(1).default('Nestling'),
@@ -21,6 +23,8 @@ const envSchema = z.object({
   PUBLIC_FIREBASE_AUTH_EMULATOR_HOST: z.string().optional(),
   PUBLIC_DELETION_FORM_ACCOUNT_ID: z.string().optional(),
   PUBLIC_DELETION_FORM_ID: z.string().optional(),
+  /** A CDN host's build hook, POSTed after each successful publish sync. */
+  PUBLISH_HOOK_URL: z.url().optional(),
   PUBLIC_PRIVACY_EMAIL: z.email().default('privacy@nestling.example'),
 });
 

@@ -5,7 +5,7 @@ import { serve } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { compress } from 'hono/compress';
-import { createApp } from './app.ts';
+import { type AppDeps, createApp } from './app.ts';
 import type { DB } from './db/database.ts';
 
 export interface ServerOptions {
@@ -14,6 +14,8 @@ export interface ServerOptions {
   distDir: () => string;
   host: string;
   port: number;
+  /** Anything else the API needs (token verifier, clock, limiters). */
+  deps?: Omit<Partial<AppDeps>, 'db'>;
 }
 
 export interface RunningServer {
@@ -29,8 +31,8 @@ function cacheControlFor(file: string): string {
   return 'public, no-cache';
 }
 
-export function createSiteApp({ db, distDir }: Pick<ServerOptions, 'db' | 'distDir'>) {
-  const api = createApp({ db });
+export function createSiteApp({ db, distDir, deps }: Pick<ServerOptions, 'db' | 'distDir' | 'deps'>) {
+  const api = createApp({ ...deps, db });
   const site = new Hono();
 
   site.use(compress());

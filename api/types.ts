@@ -2,6 +2,7 @@ import type { Identity, TokenVerifier } from './auth/verifier.ts';
 import type { DB } from './db/database.ts';
 import type { UserProfile } from './db/queries/profiles.ts';
 import type { RateLimiter } from './middleware/rate-limit.ts';
+import type { PublishService } from './publish-types.ts';
 
 /** What the app needs from the outside world; tests and the build pass their own. */
 export interface AppDeps {
@@ -13,6 +14,8 @@ export interface AppDeps {
   /** Limits writes per user (comments: 5 a minute). */
   commentLimiter: RateLimiter;
   writeLimiter: RateLimiter;
+  /** The publishing pipeline, when this process runs one (the server does; the build does not). */
+  publisher?: PublishService;
 }
 
 export interface AppEnv {

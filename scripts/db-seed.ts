@@ -9,7 +9,7 @@ const env = loadEnv();
 const db = openDatabase(env.DATABASE_PATH);
 try {
   await migrateToLatest(db);
-  const result = await syncContent(db, loadContent('content'), new Date());
+  const result = await syncContent(db, loadContent(env.CONTENT_DIR), new Date());
   console.log(
     `Seeded ${env.DATABASE_PATH}: ${result.inserted.length} posts added, ${result.updated.length} updated, ` +
       `${result.unpublished.length} unpublished, ${result.unchanged} unchanged.`,

@@ -1,26 +1,55 @@
 // npm start — migrate, seed a new database, build the site if needed, serve site and API.
+import fs from 'node:fs';
 import path from 'node:path';
+import { loadContent } from '../api/db/content.ts';
+import { syncContent } from '../api/db/sync.ts';
+import { createVerifier } from '../api/auth/create-verifier.ts';
+import { isDemoApiKey } from '../api/auth/demo.ts';
 import { prepareDatabase } from '../api/db/prepare.ts';
 import { startServer } from '../api/server.ts';
-import { needsBuild, precompress, runAstroBuild } from './lib/build.ts';
+import { buildSite, needsBuild } from './lib/build.ts';
 import { loadEnv } from './lib/env.ts';
+import { createPublisher } from './lib/publisher.ts';
 
 const env = loadEnv();
 const distDir = path.resolve(env.SITE_DIR);
 
 console.log(`Preparing the database at ${env.DATABASE_PATH} …`);
-const { db, seeded } = await prepareDatabase(env.DATABASE_PATH, 'content');
+const { db, seeded } = await prepareDatabase(env.DATABASE_PATH, env.CONTENT_DIR);
 if (seeded) console.log('Seeded a new database from content/.');
 
-if (seeded || needsBuild(distDir)) {
+if (seeded || needsBuild(distDir, env.CONTENT_DIR)) {
+  if (!seeded) {
+    // content/ may have changed since the database was seeded: bring it in before building.
+    const synced = await syncContent(db, loadContent(env.CONTENT_DIR), new Date());
+    console.log(`Synced content/: ${synced.inserted.length} new, ${synced.updated.length} changed posts.`);
+  }
   console.log('Building the site (this takes a little while on a fresh clone) …');
-  const started = Date.now();
-  await runAstroBuild(distDir, { ...process.env, DATABASE_PATH: env.DATABASE_PATH });
-  await precompress(distDir);
-  console.log(`Built the site in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+  const { durationMs } = await buildSite(distDir, { ...process.env, DATABASE_PATH: env.DATABASE_PATH });
+  console.log(`Built the site in ${(durationMs / 1000).toFixed(1)} s.`);
 }
 
-const server = await startServer({ db, distDir: () => distDir, host: env.HOST, port: env.PORT });
+const publisher = createPublisher({
+  db,
+  contentDir: env.CONTENT_DIR,
+  siteDir: distDir,
+  buildEnv: { ...process.env, DATABASE_PATH: env.DATABASE_PATH },
+  hookUrl: env.PUBLISH_HOOK_URL,
+  builtAt: fs.statSync(path.join(distDir, 'index.html')).mtime,
+});
+
+const server = await startServer({
+  db,
+  distDir: () => distDir,
+  host: env.HOST,
+  port: env.PORT,
+  deps: { verifyToken: createVerifier(env), publisher },
+});
+// Scheduled posts go live within a minute of their time.
+const scheduleTimer = setInterval(() => void publisher.checkSchedule().catch(console.error), 30_000);
+scheduleTimer.unref();
+if (isDemoApiKey(env.PUBLIC_FIREBASE_API_KEY))
+  console.log('Sign-in runs in demo mode (no Firebase project configured).');
 console.log(`Nestling is running at ${server.url}`);
 
 let stopping = false;
@@ -29,6 +58,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     if (stopping) return;
     stopping = true;
     console.log(`Received ${signal}; finishing in-flight requests …`);
+    clearInterval(scheduleTimer);
     void server.close().then(() => process.exit(0));
   });
 }

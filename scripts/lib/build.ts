@@ -3,8 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
+import { discardBuild, newBuildDir, swapIn } from './site-dir.ts';
 
-const SOURCES = ['content', 'src', 'public', 'astro.config.mjs', 'api'];
+const SOURCES = ['src', 'public', 'astro.config.mjs', 'api'];
 
 function newestMtime(target: string): number {
   if (!fs.existsSync(target)) return 0;
@@ -17,26 +18,67 @@ function newestMtime(target: string): number {
 }
 
 /** A build is needed when dist/ is missing or older than anything it is built from. */
-export function needsBuild(distDir: string): boolean {
+export function needsBuild(distDir: string, contentDir: string): boolean {
   const marker = path.join(distDir, 'index.html');
   if (!fs.existsSync(marker)) return true;
   const built = fs.statSync(marker).mtimeMs;
-  return SOURCES.some((source) => newestMtime(source) > built);
+  return [contentDir, ...SOURCES].some((source) => newestMtime(source) > built);
 }
 
-/** Runs `astro build` into outDir as a child process, streaming its progress. */
+/** Runs `astro build` into outDir as a child process, streaming its progress with a prefix. */
 export function runAstroBuild(outDir: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['node_modules/astro/astro.js', 'build'], {
       env: { ...env, NESTLING_OUT_DIR: outDir, ASTRO_TELEMETRY_DISABLED: '1' },
-      stdio: ['ignore', 'inherit', 'inherit'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
+    let tail = '';
+    let pages = 0;
+    // Astro prints a line per page; show the phases and a running page count instead.
+    const relay = (chunk: Buffer) => {
+      const text = chunk.toString();
+      tail = (tail + text).slice(-4000);
+      for (const line of text.split('\n')) {
+        if (!line.trim()) continue;
+        if (/[├└]─/.test(line)) {
+          pages += 1;
+          if (pages % 100 === 0) console.log(`  [build] ${pages} pages written …`);
+        } else if (!/^\s*▶/.test(line)) {
+          console.log(`  [build] ${line.replace(/^\d\d:\d\d:\d\d /, '')}`);
+        }
+      }
+    };
+    child.stdout.on('data', relay);
+    child.stderr.on('data', relay);
     child.once('error', reject);
     child.once('exit', (code, signal) => {
-      if (code === 0) resolve();
-      else reject(new Error(`astro build failed (${signal ?? `exit code ${code}`})`));
+      if (code === 0) return resolve();
+      const reason =
+        /error[^\n]*\n?[^\n]*/i.exec(tail)?.[0]?.trim() ?? tail.trim().split('\n').slice(-5).join(' ');
+      reject(new Error(`Site build failed (${signal ?? `exit code ${code}`}): ${reason}`));
     });
   });
+}
+
+/**
+ * Builds the whole site into a new folder, precompresses it and swaps it in under siteDir.
+ * A failed build is discarded and the live site stays as it was.
+ */
+export async function buildSite(
+  siteDir: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ durationMs: number }> {
+  const started = Date.now();
+  const dir = newBuildDir(siteDir);
+  try {
+    await runAstroBuild(dir, env);
+    await precompress(dir);
+  } catch (error) {
+    discardBuild(dir);
+    throw error;
+  }
+  swapIn(siteDir, dir);
+  return { durationMs: Date.now() - started };
 }
 
 const gzip = promisify(zlib.gzip);

@@ -8,9 +8,10 @@ type App = ReturnType<typeof createApp>;
 let app: Promise<App> | undefined;
 
 function getApp(): Promise<App> {
-  app ??= prepareDatabase(process.env.DATABASE_PATH || './data/nestling.db', path.resolve('content')).then(
-    ({ db }) => createApp({ db }),
-  );
+  app ??= prepareDatabase(
+    process.env.DATABASE_PATH || './data/nestling.db',
+    path.resolve(process.env.CONTENT_DIR || 'content'),
+  ).then(({ db }) => createApp({ db }));
   return app;
 }
 

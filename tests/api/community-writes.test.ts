@@ -280,7 +280,7 @@ describe('comment rate limit', () => {
       commentLimiter: createRateLimiter({ limit: 5, windowMs: 60_000, now: () => now }),
     });
     const carol = await createEmulatorUser(host);
-    const post = (await limited.app.request('/api/blog/posts').then((r) => r.json())) as { postId: number }[];
+    const post = (await (await limited.app.request('/api/blog/posts')).json()) as { postId: number }[];
     const path = `/api/blog/posts/${post[0]!.postId}/comments`;
     const postOne = () =>
       limited.app.request(path, {

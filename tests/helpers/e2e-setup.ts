@@ -1,28 +1,60 @@
-// Vitest globalSetup for the e2e project: one real `npm start` server (fresh database, fresh site
-// build in a temp folder) for all browser tests; stopped when the run ends.
+// Vitest globalSetup for the e2e project. It starts, for all browser tests:
+// - the real Auth emulator;
+// - server "demo": `npm start` with the defaults (demo mode), fresh database and site build;
+// - server "auth": `npm start` configured for Firebase against that emulator.
+// Everything is stopped when the run ends.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { EMULATOR_PROJECT_ID, startAuthEmulator } from './auth-emulator.ts';
 import { startServer } from './start-server.ts';
 import { tempDir } from './test-db.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
+    /** The demo-mode server (the default configuration). */
     baseURL: string;
+    /** The server whose sign-in runs against the Auth emulator. */
+    authBaseURL: string;
+    authEmulatorHost: string;
     e2eDataDir: string;
   }
 }
 
 export default async function setup(project: TestProject) {
   const dir = tempDir('nestling-e2e-');
-  const server = await startServer({
-    DATABASE_PATH: path.join(dir, 'e2e.db'),
-    SITE_DIR: path.join(dir, 'site'),
-  });
-  project.provide('baseURL', server.url);
-  project.provide('e2eDataDir', dir);
-  return async () => {
-    await server.stop();
+  const emulator = await startAuthEmulator();
+  const started = await Promise.allSettled([
+    startServer({
+      DATABASE_PATH: path.join(dir, 'demo.db'),
+      SITE_DIR: path.join(dir, 'site-demo'),
+    }),
+    startServer({
+      DATABASE_PATH: path.join(dir, 'auth.db'),
+      SITE_DIR: path.join(dir, 'site-auth'),
+      PUBLIC_FIREBASE_API_KEY: 'emulator-api-key',
+      PUBLIC_FIREBASE_PROJECT_ID: EMULATOR_PROJECT_ID,
+      FIREBASE_PROJECT_ID: EMULATOR_PROJECT_ID,
+      FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
+      PUBLIC_FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
+    }),
+  ]);
+  const stopAll = async () => {
+    for (const result of started) if (result.status === 'fulfilled') await result.value.stop();
+    await emulator.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   };
+  const failed = started.find((r) => r.status === 'rejected');
+  if (failed) {
+    await stopAll();
+    throw (failed as PromiseRejectedResult).reason;
+  }
+  const [demo, auth] = started.map(
+    (r) => (r as PromiseFulfilledResult<Awaited<ReturnType<typeof startServer>>>).value,
+  );
+  project.provide('baseURL', demo!.url);
+  project.provide('authBaseURL', auth!.url);
+  project.provide('authEmulatorHost', emulator.host);
+  project.provide('e2eDataDir', dir);
+  return stopAll;
 }
