@@ -46,10 +46,10 @@ export function createApp(input: Partial<AppDeps> & Pick<AppDeps, 'db'>) {
     )
     // Bodies are JSON only: a form post from another site cannot reach a write.
     .use(async (c, next) => {
-      const hasBody = c.req.header('Content-Length') !== undefined && c.req.header('Content-Length') !== '0';
-      const chunked = c.req.header('Transfer-Encoding') !== undefined;
+      const declared = c.req.header('Content-Length');
+      const hasBody = declared !== undefined ? declared !== '0' : c.req.raw.body !== null;
       const type = c.req.header('Content-Type') ?? '';
-      if ((hasBody || chunked) && !/^application\/json\s*(;|$)/i.test(type)) {
+      if (hasBody && !/^application\/json\s*(;|$)/i.test(type)) {
         return c.json({ error: 'Content-Type must be application/json' }, 415);
       }
       await next();

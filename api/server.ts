@@ -7,6 +7,7 @@ import { Hono } from 'hono';
 import { compress } from 'hono/compress';
 import { type AppDeps, createApp } from './app.ts';
 import type { DB } from './db/database.ts';
+import { type CspOptions, securityHeaders } from './middleware/security-headers.ts';
 
 export interface ServerOptions {
   db: DB;
@@ -16,6 +17,7 @@ export interface ServerOptions {
   port: number;
   /** Anything else the API needs (token verifier, clock, limiters). */
   deps?: Omit<Partial<AppDeps>, 'db'>;
+  csp?: CspOptions;
 }
 
 export interface RunningServer {
@@ -31,10 +33,16 @@ function cacheControlFor(file: string): string {
   return 'public, no-cache';
 }
 
-export function createSiteApp({ db, distDir, deps }: Pick<ServerOptions, 'db' | 'distDir' | 'deps'>) {
+export function createSiteApp({
+  db,
+  distDir,
+  deps,
+  csp,
+}: Pick<ServerOptions, 'db' | 'distDir' | 'deps' | 'csp'>) {
   const api = createApp({ ...deps, db });
   const site = new Hono();
 
+  site.use(securityHeaders(distDir, csp ?? {}));
   site.use(compress());
   site.all('/api/*', (c) => api.fetch(c.req.raw));
   site.all('/api', (c) => api.fetch(c.req.raw));

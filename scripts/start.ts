@@ -44,6 +44,11 @@ const server = await startServer({
   host: env.HOST,
   port: env.PORT,
   deps: { verifyToken: createVerifier(env), publisher },
+  csp: {
+    firebase: isDemoApiKey(env.PUBLIC_FIREBASE_API_KEY)
+      ? null
+      : { authDomain: env.PUBLIC_FIREBASE_AUTH_DOMAIN, emulatorHost: env.PUBLIC_FIREBASE_AUTH_EMULATOR_HOST },
+  },
 });
 // Scheduled posts go live within a minute of their time.
 const scheduleTimer = setInterval(() => void publisher.checkSchedule().catch(console.error), 30_000);

@@ -1,8 +1,10 @@
 import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
+import { CSP_HASHES_FILE } from '../../api/middleware/security-headers.ts';
 import { discardBuild, newBuildDir, swapIn } from './site-dir.ts';
 
 const SOURCES = ['src', 'public', 'astro.config.mjs', 'api'];
@@ -72,6 +74,7 @@ export async function buildSite(
   const dir = newBuildDir(siteDir);
   try {
     await runAstroBuild(dir, env);
+    await writeInlineScriptHashes(dir);
     await precompress(dir);
   } catch (error) {
     discardBuild(dir);
@@ -84,6 +87,26 @@ export async function buildSite(
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
 const COMPRESSIBLE = /\.(html|css|js|mjs|json|xml|svg|txt|webmanifest)$/;
+
+/** Records the sha256 of every inline script in the built HTML, for the server's CSP. */
+export async function writeInlineScriptHashes(dir: string): Promise<void> {
+  const hashes = new Set<string>();
+  const files = fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.html'));
+  for (const file of files) {
+    const html = await fs.promises.readFile(path.join(dir, file), 'utf8');
+    for (const match of html.matchAll(/<script(?![^>]*\bsrc=)([^>]*)>([\s\S]*?)<\/script>/gi)) {
+      const type = /\btype=["']?([^"'\s>]+)/i.exec(match[1] ?? '')?.[1];
+      if (type && !/^(module|text\/javascript|application\/javascript)$/i.test(type)) continue;
+      hashes.add(
+        `sha256-${crypto
+          .createHash('sha256')
+          .update(match[2] ?? '')
+          .digest('base64')}`,
+      );
+    }
+  }
+  await fs.promises.writeFile(path.join(dir, CSP_HASHES_FILE), JSON.stringify([...hashes].sort()));
+}
 
 /** Writes .gz and .br beside every text file so the server never compresses static files itself. */
 export async function precompress(dir: string): Promise<void> {

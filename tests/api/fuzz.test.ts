@@ -1,0 +1,159 @@
+import fc from 'fast-check';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { createFirebaseVerifier } from '../../api/auth/verifier.ts';
+import { createEmulatorUser, EMULATOR_PROJECT_ID } from '../helpers/auth-emulator.ts';
+import { createTestApp } from '../helpers/test-db.ts';
+
+type App = Awaited<ReturnType<typeof createTestApp>>['app'];
+let app: App;
+let token: string;
+
+beforeAll(async () => {
+  const host = inject('authEmulatorHost');
+  process.env.FIREBASE_AUTH_EMULATOR_HOST = host;
+  ({ app } = await createTestApp({ verifyToken: createFirebaseVerifier(EMULATOR_PROJECT_ID) }));
+  token = (await createEmulatorUser(host)).idToken;
+});
+
+const ROUTES = [
+  ['GET', '/api/items'],
+  ['GET', '/api/items/featured'],
+  ['GET', '/api/items/categories'],
+  ['GET', '/api/community/feed'],
+  ['GET', '/api/community/count'],
+  ['GET', '/api/blog/posts'],
+  ['GET', '/api/blog/categories'],
+  ['GET', '/api/blog/posts/{slug}'],
+  ['POST', '/api/blog/posts/{slug}/view'],
+  ['GET', '/api/blog/posts/{slug}/like-status'],
+  ['POST', '/api/blog/posts/{slug}/like'],
+  ['GET', '/api/blog/posts/{id}/comments'],
+  ['POST', '/api/blog/posts/{id}/comments'],
+  ['POST', '/api/blog/comments/{id}/like'],
+  ['GET', '/api/profile'],
+  ['POST', '/api/account/deletion-requests'],
+  ['GET', '/api/admin/publish'],
+  ['POST', '/api/admin/publish'],
+] as const;
+
+const nasty = fc.oneof(
+  fc.string(),
+  fc.constantFrom(
+    "' or 1=1 --",
+    '1; drop table blog_posts',
+    '../../etc/passwd',
+    '%00',
+    '%ff%fe',
+    '<script>alert(1)</script>',
+    '9'.repeat(40),
+    '-1',
+    '0',
+    '1.5',
+    'NaN',
+    '__proto__',
+    'constructor',
+    '🧸',
+    '%',
+  ),
+);
+
+const segment = nasty.map((s) => encodeURIComponent(s).slice(0, 300) || 'x');
+
+const body = fc.oneof(
+  fc.constant(undefined),
+  fc.json(),
+  fc.string(),
+  fc.record({
+    content: fc.oneof(fc.string(), fc.integer(), fc.constant(null)),
+    parentCommentId: fc.anything(),
+  }),
+  fc.record({ email: fc.string(), confirmed: fc.anything(), reason: fc.anything() }),
+);
+
+async function expectJsonAnswer(res: Response) {
+  expect(res.status, `status ${res.status}`).toBeLessThan(500);
+  expect(res.headers.get('content-type')).toMatch(/application\/json/);
+  const parsed: unknown = await res.json();
+  if (res.status >= 400) {
+    expect(parsed).toMatchObject({ error: expect.any(String) });
+    expect(JSON.stringify(parsed)).not.toMatch(/at .*\.ts:\d+/); // no stack traces
+  }
+}
+
+describe('fuzzing every endpoint', () => {
+  it('never answers 5xx, always answers JSON', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...ROUTES),
+        segment,
+        fc.dictionary(fc.constantFrom('limit', 'page', 'category', 'x'), nasty, { maxKeys: 3 }),
+        body,
+        fc.constantFrom(
+          'application/json',
+          'text/plain',
+          'application/json; charset=utf-8',
+          '',
+          'multipart/form-data',
+        ),
+        fc.oneof(
+          fc.constant(null),
+          fc.constant(`Bearer ${'x'}`),
+          fc.constant('valid'),
+          nasty.map((s) => `Bearer ${s}`),
+        ),
+        async ([method, template], seg, query, payload, contentType, auth) => {
+          const path = template.replace('{slug}', seg).replace('{id}', seg);
+          const search = new URLSearchParams(query as Record<string, string>).toString();
+          const headers: Record<string, string> = {};
+          if (contentType) headers['Content-Type'] = contentType;
+          if (auth === 'valid') headers.Authorization = `Bearer ${token}`;
+          else if (auth && /^[\t\x20-\x7e]*$/.test(auth)) headers.Authorization = auth;
+          const res = await app.request(`${path}${search ? `?${search}` : ''}`, {
+            method,
+            headers,
+            body:
+              method === 'POST' && payload !== undefined
+                ? typeof payload === 'string'
+                  ? payload
+                  : JSON.stringify(payload)
+                : undefined,
+          });
+          await expectJsonAnswer(res);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it('rejects bodies over 16 KB with 413 and non-JSON bodies with 415', async () => {
+    const big = await app.request('/api/account/deletion-requests', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Content-Length': String(17 * 1024) },
+      body: JSON.stringify({ email: 'a@b.co', padding: 'x'.repeat(17 * 1024) }),
+    });
+    expect(big.status).toBe(413);
+    const form = await app.request('/api/account/deletion-requests', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'email=a@b.co',
+    });
+    expect(form.status).toBe(415);
+    expect(await form.json()).toEqual({ error: 'Content-Type must be application/json' });
+  });
+
+  it('leaves the data unchanged after SQL injection attempts', async () => {
+    const before = await (await app.request('/api/blog/posts')).text();
+    for (const attempt of [
+      "x' OR '1'='1",
+      "x'; DELETE FROM blog_posts; --",
+      '1 OR 1=1',
+      '1); DROP TABLE comments; --',
+    ]) {
+      await app.request(`/api/blog/posts/${encodeURIComponent(attempt)}`);
+      await app.request(`/api/blog/posts/${encodeURIComponent(attempt)}/comments`);
+      await app.request(`/api/items/featured?limit=${encodeURIComponent(attempt)}`);
+      await app.request(`/api/blog/posts/${encodeURIComponent(attempt)}/view`, { method: 'POST' });
+    }
+    expect(await (await app.request('/api/blog/posts')).text()).toBe(before);
+  });
+});
