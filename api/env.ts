@@ -23,6 +23,9 @@ const envSchema = z.object({
   PUBLIC_FIREBASE_AUTH_EMULATOR_HOST: z.string().optional(),
   PUBLIC_DELETION_FORM_ACCOUNT_ID: z.string().optional(),
   PUBLIC_DELETION_FORM_ID: z.string().optional(),
+  /** Abuse limits: comments a minute per user (spec: 5) and other writes a minute per user. */
+  RATE_LIMIT_COMMENTS_PER_MINUTE: z.coerce.number().int().min(1).default(5),
+  RATE_LIMIT_WRITES_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   /** A CDN host's build hook, POSTed after each successful publish sync. */
   PUBLISH_HOOK_URL: z.url().optional(),
   PUBLIC_PRIVACY_EMAIL: z.email().default('privacy@nestling.example'),

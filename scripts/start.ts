@@ -6,6 +6,7 @@ import { syncContent } from '../api/db/sync.ts';
 import { createVerifier } from '../api/auth/create-verifier.ts';
 import { isDemoApiKey } from '../api/auth/demo.ts';
 import { prepareDatabase } from '../api/db/prepare.ts';
+import { createRateLimiter } from '../api/middleware/rate-limit.ts';
 import { startServer } from '../api/server.ts';
 import { buildSite, needsBuild } from './lib/build.ts';
 import { loadEnv } from './lib/env.ts';
@@ -43,7 +44,12 @@ const server = await startServer({
   distDir: () => distDir,
   host: env.HOST,
   port: env.PORT,
-  deps: { verifyToken: createVerifier(env), publisher },
+  deps: {
+    verifyToken: createVerifier(env),
+    publisher,
+    commentLimiter: createRateLimiter({ limit: env.RATE_LIMIT_COMMENTS_PER_MINUTE, windowMs: 60_000 }),
+    writeLimiter: createRateLimiter({ limit: env.RATE_LIMIT_WRITES_PER_MINUTE, windowMs: 60_000 }),
+  },
   csp: {
     firebase: isDemoApiKey(env.PUBLIC_FIREBASE_API_KEY)
       ? null
