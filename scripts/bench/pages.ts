@@ -1,0 +1,116 @@
+// npm run bench:pages — Lighthouse (mobile) scores for /, /blog and one post, and each page's
+// compressed JavaScript and total bytes, against the real server with a seeded database.
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import lighthouse from 'lighthouse';
+import { prepareDatabase } from '../../api/db/prepare.ts';
+import { machine, tempDir } from './lib.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(url: string) {
+  for (let i = 0; i < 100; i++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not answer`);
+}
+
+console.log(`bench:pages on ${machine()}, ${new Date().toISOString()}`);
+const dir = tempDir('nestling-bench-pages-');
+const children: ChildProcess[] = [];
+try {
+  const dbFile = path.join(dir, 'bench.db');
+  const { db } = await prepareDatabase(dbFile, 'content');
+  const post = await db
+    .selectFrom('blog_posts')
+    .select('slug')
+    .where('content', '!=', '')
+    .orderBy('comment_count', 'desc')
+    .executeTakeFirstOrThrow();
+  await db.destroy();
+
+  const server = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+    env: { ...process.env, PORT: '0', DATABASE_PATH: dbFile },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.push(server);
+  const base = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    server.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /Nestling is running at (http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    server.once('exit', (code) => reject(new Error(`server exited ${code}`)));
+  });
+
+  const port = await freePort();
+  const chrome = spawn(
+    CHROMIUM,
+    [
+      '--headless=new',
+      `--remote-debugging-port=${port}`,
+      `--user-data-dir=${path.join(dir, 'chrome')}`,
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      'about:blank',
+    ],
+    { stdio: 'ignore' },
+  );
+  children.push(chrome);
+  await waitFor(`http://127.0.0.1:${port}/json/version`);
+
+  console.log('\n| page | performance | accessibility | best practices | SEO | JS (compressed) | total bytes |');
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const pathname of ['/', '/blog', `/blog/${post.slug}`, '/safety', '/privacy-policy']) {
+    const result = await lighthouse(`${base}${pathname}`, {
+      port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
+    });
+    if (!result) throw new Error(`no Lighthouse result for ${pathname}`);
+    const { categories, audits } = result.lhr;
+    const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
+    const requests = (audits['network-requests']?.details as { items?: { resourceType?: string; transferSize?: number }[] })
+      ?.items ?? [];
+    const js = requests.filter((r) => r.resourceType === 'Script').reduce((n, r) => n + (r.transferSize ?? 0), 0);
+    const total = audits['total-byte-weight']?.numericValue ?? 0;
+    console.log(
+      `| ${pathname} | ${score('performance')} | ${score('accessibility')} | ${score('best-practices')} | ${score('seo')} | ` +
+        `${(js / 1024).toFixed(1)} KB | ${(total / 1024).toFixed(1)} KB |`,
+    );
+    for (const id of ['performance', 'accessibility', 'best-practices', 'seo']) {
+      if (score(id) < 100) {
+        const failing = Object.values(audits)
+          .filter((a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'manual')
+          .map((a) => a.id);
+        console.log(`    ${pathname} ${id} < 100; audits below 0.9: ${failing.join(', ')}`);
+        break;
+      }
+    }
+  }
+} finally {
+  for (const child of children) child.kill('SIGTERM');
+  fs.rmSync(dir, { recursive: true, force: true });
+}

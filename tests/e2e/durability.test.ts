@@ -1,0 +1,69 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { prepareDatabase } from '../../api/db/prepare.ts';
+import { createEmulatorUser, EMULATOR_PROJECT_ID } from '../helpers/auth-emulator.ts';
+import { type StartedServer, startServer } from '../helpers/start-server.ts';
+import { CONTENT_DIR, tempDir } from '../helpers/test-db.ts';
+
+const servers: StartedServer[] = [];
+afterAll(async () => {
+  for (const server of servers) await server.stop();
+});
+
+describe('acknowledged writes survive a crash', () => {
+  it('keeps every acknowledged comment and like after SIGKILL and restart', async () => {
+    const host = inject('authEmulatorHost');
+    const dbFile = path.join(tempDir(), 'crash.db');
+    // Seed first, and reuse the harness's fresh site, so the server starts without building.
+    const { db } = await prepareDatabase(dbFile, CONTENT_DIR);
+    const post = await db.selectFrom('blog_posts').select(['post_id', 'slug']).executeTakeFirstOrThrow();
+    await db.destroy();
+    const env = {
+      DATABASE_PATH: dbFile,
+      SITE_DIR: fs.realpathSync(path.join(inject('e2eDataDir'), 'site-auth')),
+      PUBLIC_FIREBASE_API_KEY: 'emulator-api-key',
+      FIREBASE_PROJECT_ID: EMULATOR_PROJECT_ID,
+      FIREBASE_AUTH_EMULATOR_HOST: host,
+      RATE_LIMIT_COMMENTS_PER_MINUTE: '1000',
+    };
+    const first = await startServer(env);
+    servers.push(first);
+    const users = await Promise.all(Array.from({ length: 10 }, () => createEmulatorUser(host)));
+    const send = (url: string, token: string, body?: unknown) =>
+      fetch(url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+
+    const answers = await Promise.all([
+      ...users.flatMap((u, i) =>
+        [0, 1, 2].map((n) =>
+          send(`${first.url}/api/blog/posts/${post.post_id}/comments`, u.idToken, { content: `Crash test ${i}-${n}` }),
+        ),
+      ),
+      ...users.map((u) => send(`${first.url}/api/blog/posts/${post.slug}/like`, u.idToken)),
+    ]);
+    const acknowledged = (
+      await Promise.all(answers.filter((r) => r.status === 201).map((r) => r.json() as Promise<{ comment_id: number }>))
+    ).map((c) => c.comment_id);
+    const likesAcknowledged = answers.filter((r) => r.status === 200).length;
+    expect(acknowledged).toHaveLength(30);
+    expect(likesAcknowledged).toBe(10);
+    const likeCountBefore = ((await (await fetch(`${first.url}/api/blog/posts/${post.slug}`)).json()) as { likeCount: number }).likeCount;
+
+    first.child.kill('SIGKILL');
+    await new Promise((resolve) => first.child.once('exit', resolve));
+
+    const second = await startServer(env);
+    servers.push(second);
+    const comments = (await (await fetch(`${second.url}/api/blog/posts/${post.post_id}/comments`)).json()) as {
+      comment_id: number;
+    }[];
+    const stored = new Set(comments.map((c) => c.comment_id));
+    for (const id of acknowledged) expect(stored.has(id), `comment ${id}`).toBe(true);
+    const after = (await (await fetch(`${second.url}/api/blog/posts/${post.slug}`)).json()) as { likeCount: number };
+    expect(after.likeCount).toBe(likeCountBefore);
+  });
+});

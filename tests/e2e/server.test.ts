@@ -1,0 +1,31 @@
+import { describe, expect, inject, it } from 'vitest';
+
+// The real `npm start` server started by the e2e harness, over HTTP.
+describe('npm start serves site and API on one port', () => {
+  it('serves the home page and the items API', async () => {
+    const base = inject('baseURL');
+    const page = await fetch(`${base}/`, { headers: { 'Accept-Encoding': 'br' } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    expect(page.headers.get('content-encoding')).toBe('br');
+    expect(page.headers.get('cache-control')).toBe('public, no-cache');
+    expect(await page.text()).toContain('<html lang="en"');
+    const items = await fetch(`${base}/api/items`);
+    expect(items.status).toBe(200);
+    expect(((await items.json()) as unknown[]).length).toBeGreaterThanOrEqual(30);
+  });
+
+  it('sends the security headers on pages and API answers', async () => {
+    const base = inject('baseURL');
+    for (const path of ['/', '/api/items', '/no-such-page']) {
+      const res = await fetch(`${base}${path}`);
+      const csp = res.headers.get('content-security-policy') ?? '';
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toMatch(/script-src 'self'( 'sha256-[A-Za-z0-9+/=]+')*(;|$)/);
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+      expect(res.headers.get('permissions-policy')).toContain('camera=()');
+      expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    }
+  });
+});
