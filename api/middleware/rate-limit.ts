@@ -2,6 +2,8 @@
 export interface RateLimiter {
   /** Counts one hit; says whether it is allowed and, if not, how many seconds to wait. */
   hit: (key: string) => { allowed: boolean; retryAfterSeconds: number };
+  /** Gives back one hit, for a request that was refused for another reason and stored nothing. */
+  refund: (key: string) => void;
 }
 
 export function createRateLimiter(options: {
@@ -29,6 +31,10 @@ export function createRateLimiter(options: {
         allowed: false,
         retryAfterSeconds: Math.max(1, Math.ceil((window.start + options.windowMs - t) / 1000)),
       };
+    },
+    refund(key) {
+      const window = windows.get(key);
+      if (window && window.count > 0) window.count -= 1;
     },
   };
 }

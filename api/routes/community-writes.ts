@@ -92,7 +92,11 @@ export const postCommunityRoutes = new Hono<AppEnv>()
         );
         return c.json(comment, 201);
       } catch (error) {
-        if (error instanceof CommentRuleError) return c.json({ error: error.message }, 400);
+        if (error instanceof CommentRuleError) {
+          // A refused reply stored nothing, so it does not use up the author's allowance.
+          commentLimiter.refund(profile.firebase_uid);
+          return c.json({ error: error.message }, 400);
+        }
         throw error;
       }
     },
