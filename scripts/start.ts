@@ -54,6 +54,7 @@ const server = await startServer({
     firebase: isDemoApiKey(env.PUBLIC_FIREBASE_API_KEY)
       ? null
       : { authDomain: env.PUBLIC_FIREBASE_AUTH_DOMAIN, emulatorHost: env.PUBLIC_FIREBASE_AUTH_EMULATOR_HOST },
+    deletionForm: Boolean(env.PUBLIC_DELETION_FORM_ACCOUNT_ID && env.PUBLIC_DELETION_FORM_ID),
   },
 });
 // Scheduled posts go live within a minute of their time.

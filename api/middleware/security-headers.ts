@@ -5,6 +5,8 @@ import { createMiddleware } from 'hono/factory';
 export interface CspOptions {
   /** Firebase Auth, when configured: its hosts are allowed for connections, frames and scripts. */
   firebase?: { authDomain: string; emulatorHost?: string } | null;
+  /** The email-marketing provider's deletion form is configured (its script is allowed). */
+  deletionForm?: boolean;
 }
 
 /** File written beside the built site listing the sha256 of every inline script it contains. */
@@ -35,7 +37,8 @@ export function inlineScriptHashes(siteDir: string): string[] {
 export function contentSecurityPolicy(hashes: string[], options: CspOptions): string {
   const connect = ["'self'"];
   const frame: string[] = [];
-  const script = ["'self'", ...hashes.map((h) => `'${h}'`)];
+  // Pagefind's search runs as WebAssembly, compiled from our own origin.
+  const script = ["'self'", "'wasm-unsafe-eval'", ...hashes.map((h) => `'${h}'`)];
   const img = ["'self'", 'data:'];
   if (options.firebase) {
     connect.push(
@@ -51,6 +54,13 @@ export function contentSecurityPolicy(hashes: string[], options: CspOptions): st
       connect.push(`http://${options.firebase.emulatorHost}`);
       frame.push(`http://${options.firebase.emulatorHost}`);
     }
+  }
+  if (options.deletionForm) {
+    // The email-marketing provider's embedded deletion form, only when it is configured.
+    script.push('https://assets.mailerlite.com', 'https://groot.mailerlite.com');
+    connect.push('https://assets.mailerlite.com', 'https://connect.mailerlite.com');
+    frame.push('https://assets.mailerlite.com');
+    img.push('https://assets.mailerlite.com');
   }
   return [
     "default-src 'self'",

@@ -80,7 +80,9 @@ try {
   children.push(chrome);
   await waitFor(`http://127.0.0.1:${port}/json/version`);
 
-  console.log('\n| page | performance | accessibility | best practices | SEO | JS (compressed) | total bytes |');
+  console.log(
+    '\n| page | performance | accessibility | best practices | SEO | JS (compressed) | total bytes |',
+  );
   console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const pathname of ['/', '/blog', `/blog/${post.slug}`, '/safety', '/privacy-policy']) {
     const result = await lighthouse(`${base}${pathname}`, {
@@ -92,9 +94,12 @@ try {
     if (!result) throw new Error(`no Lighthouse result for ${pathname}`);
     const { categories, audits } = result.lhr;
     const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
-    const requests = (audits['network-requests']?.details as { items?: { resourceType?: string; transferSize?: number }[] })
-      ?.items ?? [];
-    const js = requests.filter((r) => r.resourceType === 'Script').reduce((n, r) => n + (r.transferSize ?? 0), 0);
+    const requests =
+      (audits['network-requests']?.details as { items?: { resourceType?: string; transferSize?: number }[] })
+        ?.items ?? [];
+    const js = requests
+      .filter((r) => r.resourceType === 'Script')
+      .reduce((n, r) => n + (r.transferSize ?? 0), 0);
     const total = audits['total-byte-weight']?.numericValue ?? 0;
     console.log(
       `| ${pathname} | ${score('performance')} | ${score('accessibility')} | ${score('best-practices')} | ${score('seo')} | ` +
@@ -103,7 +108,13 @@ try {
     for (const id of ['performance', 'accessibility', 'best-practices', 'seo']) {
       if (score(id) < 100) {
         const failing = Object.values(audits)
-          .filter((a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'manual')
+          .filter(
+            (a) =>
+              a.score !== null &&
+              a.score < 0.9 &&
+              a.scoreDisplayMode !== 'informative' &&
+              a.scoreDisplayMode !== 'manual',
+          )
           .map((a) => a.id);
         console.log(`    ${pathname} ${id} < 100; audits below 0.9: ${failing.join(', ')}`);
         break;

@@ -74,6 +74,7 @@ export async function buildSite(
   const dir = newBuildDir(siteDir);
   try {
     await runAstroBuild(dir, env);
+    await indexForSearch(dir);
     await writeInlineScriptHashes(dir);
     await precompress(dir);
   } catch (error) {
@@ -82,6 +83,22 @@ export async function buildSite(
   }
   swapIn(siteDir, dir);
   return { durationMs: Date.now() - started };
+}
+
+/** Builds Pagefind's static search index of the posts (pages marked data-pagefind-body). */
+export async function indexForSearch(dir: string): Promise<void> {
+  const pagefind = await import('pagefind');
+  const { index, errors } = await pagefind.createIndex({});
+  if (!index) throw new Error(`Search index failed: ${errors.join('; ')}`);
+  try {
+    const added = await index.addDirectory({ path: dir });
+    if (added.errors.length) throw new Error(`Search index failed: ${added.errors.join('; ')}`);
+    const written = await index.writeFiles({ outputPath: path.join(dir, 'pagefind') });
+    if (written.errors.length) throw new Error(`Search index failed: ${written.errors.join('; ')}`);
+    console.log(`  [search] indexed ${added.page_count} pages`);
+  } finally {
+    await pagefind.close();
+  }
 }
 
 const gzip = promisify(zlib.gzip);

@@ -40,30 +40,40 @@ describe('acknowledged writes survive a crash', () => {
     const answers = await Promise.all([
       ...users.flatMap((u, i) =>
         [0, 1, 2].map((n) =>
-          send(`${first.url}/api/blog/posts/${post.post_id}/comments`, u.idToken, { content: `Crash test ${i}-${n}` }),
+          send(`${first.url}/api/blog/posts/${post.post_id}/comments`, u.idToken, {
+            content: `Crash test ${i}-${n}`,
+          }),
         ),
       ),
       ...users.map((u) => send(`${first.url}/api/blog/posts/${post.slug}/like`, u.idToken)),
     ]);
     const acknowledged = (
-      await Promise.all(answers.filter((r) => r.status === 201).map((r) => r.json() as Promise<{ comment_id: number }>))
+      await Promise.all(
+        answers.filter((r) => r.status === 201).map((r) => r.json() as Promise<{ comment_id: number }>),
+      )
     ).map((c) => c.comment_id);
     const likesAcknowledged = answers.filter((r) => r.status === 200).length;
     expect(acknowledged).toHaveLength(30);
     expect(likesAcknowledged).toBe(10);
-    const likeCountBefore = ((await (await fetch(`${first.url}/api/blog/posts/${post.slug}`)).json()) as { likeCount: number }).likeCount;
+    const likeCountBefore = (
+      (await (await fetch(`${first.url}/api/blog/posts/${post.slug}`)).json()) as { likeCount: number }
+    ).likeCount;
 
     first.child.kill('SIGKILL');
     await new Promise((resolve) => first.child.once('exit', resolve));
 
     const second = await startServer(env);
     servers.push(second);
-    const comments = (await (await fetch(`${second.url}/api/blog/posts/${post.post_id}/comments`)).json()) as {
+    const comments = (await (
+      await fetch(`${second.url}/api/blog/posts/${post.post_id}/comments`)
+    ).json()) as {
       comment_id: number;
     }[];
     const stored = new Set(comments.map((c) => c.comment_id));
     for (const id of acknowledged) expect(stored.has(id), `comment ${id}`).toBe(true);
-    const after = (await (await fetch(`${second.url}/api/blog/posts/${post.slug}`)).json()) as { likeCount: number };
+    const after = (await (await fetch(`${second.url}/api/blog/posts/${post.slug}`)).json()) as {
+      likeCount: number;
+    };
     expect(after.likeCount).toBe(likeCountBefore);
   });
 });

@@ -21,7 +21,7 @@ describe('npm start serves site and API on one port', () => {
       const res = await fetch(`${base}${path}`);
       const csp = res.headers.get('content-security-policy') ?? '';
       expect(csp).toContain("frame-ancestors 'none'");
-      expect(csp).toMatch(/script-src 'self'( 'sha256-[A-Za-z0-9+/=]+')*(;|$)/);
+      expect(csp).toMatch(/script-src 'self' 'wasm-unsafe-eval'( 'sha256-[A-Za-z0-9+/=]+')*(;|$)/);
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
       expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
       expect(res.headers.get('permissions-policy')).toContain('camera=()');

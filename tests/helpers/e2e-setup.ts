@@ -24,21 +24,34 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const dir = tempDir('nestling-e2e-');
   const emulator = await startAuthEmulator();
-  const started = await Promise.allSettled([
-    startServer({
-      DATABASE_PATH: path.join(dir, 'demo.db'),
-      SITE_DIR: path.join(dir, 'site-demo'),
-    }),
-    startServer({
-      DATABASE_PATH: path.join(dir, 'auth.db'),
-      SITE_DIR: path.join(dir, 'site-auth'),
-      PUBLIC_FIREBASE_API_KEY: 'emulator-api-key',
-      PUBLIC_FIREBASE_PROJECT_ID: EMULATOR_PROJECT_ID,
-      FIREBASE_PROJECT_ID: EMULATOR_PROJECT_ID,
-      FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
-      PUBLIC_FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
-    }),
-  ]);
+  // One after the other: two concurrent `astro build`s share the project's .astro/ folder.
+  const started: PromiseSettledResult<Awaited<ReturnType<typeof startServer>>>[] = [];
+  const settle = <T>(promise: Promise<T>) =>
+    promise.then(
+      (value) => ({ status: 'fulfilled', value }) as const,
+      (reason: unknown) => ({ status: 'rejected', reason }) as const,
+    );
+  started.push(
+    await settle(
+      startServer({
+        DATABASE_PATH: path.join(dir, 'demo.db'),
+        SITE_DIR: path.join(dir, 'site-demo'),
+      }),
+    ),
+  );
+  started.push(
+    await settle(
+      startServer({
+        DATABASE_PATH: path.join(dir, 'auth.db'),
+        SITE_DIR: path.join(dir, 'site-auth'),
+        PUBLIC_FIREBASE_API_KEY: 'emulator-api-key',
+        PUBLIC_FIREBASE_PROJECT_ID: EMULATOR_PROJECT_ID,
+        FIREBASE_PROJECT_ID: EMULATOR_PROJECT_ID,
+        FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
+        PUBLIC_FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
+      }),
+    ),
+  );
   const stopAll = async () => {
     for (const result of started) if (result.status === 'fulfilled') await result.value.stop();
     await emulator.stop();
