@@ -1,0 +1,87 @@
+// The navigation's right side: the favourites link, and Sign In or the account menu (spec §2, §6;
+// design decision 11). It also hosts the sign-in dialog; both the dialog and the account menu load
+// on demand, so an anonymous reader downloads neither until they are needed.
+import { useStore } from '@nanostores/react';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { FAVOURITES_SIGNED_IN, FAVOURITES_SIGNED_OUT, MARKETPLACE_URL } from '../config.ts';
+import { $auth, exitDemoMode, initAuth, signOut } from '../stores/auth.ts';
+import { $signInOpen } from '../stores/ui.ts';
+import { HeartIcon } from './comments/icons.tsx';
+
+// Only signed-in visitors need the menu, and only those who open sign-in need the dialog.
+const AccountMenu = lazy(() => import('./AccountMenu.tsx'));
+const SignInDialog = lazy(() => import('./SignInDialog.tsx'));
+
+export default function AuthControls() {
+  const auth = useStore($auth, { ssr: 'initial' });
+  const signInOpen = useStore($signInOpen);
+  const [dialogWanted, setDialogWanted] = useState(false);
+  // Loaded on first use and kept, so it can close and reset gracefully.
+  if (signInOpen && !dialogWanted) setDialogWanted(true);
+  useEffect(() => initAuth(), []);
+
+  const { user, profile, loading, demoMode } = auth;
+  const favourites = user ? FAVOURITES_SIGNED_IN : FAVOURITES_SIGNED_OUT;
+  const name = profile?.display_name || user?.displayName || user?.email?.split('@')[0] || 'User';
+  const email = profile?.email || user?.email || '';
+
+  async function leave() {
+    if (demoMode) {
+      exitDemoMode();
+      return;
+    }
+    try {
+      await signOut();
+    } catch (error) {
+      console.error('Sign-out failed', error);
+    }
+  }
+
+  return (
+    <div className="flex items-center gap-1">
+      <a
+        href={MARKETPLACE_URL}
+        target="_blank"
+        rel="noopener"
+        aria-label={`Favourites, ${favourites} items`}
+        className="text-ink hover:bg-sand hover:text-brand-dark relative flex h-10 w-10 items-center justify-center rounded-md"
+      >
+        <HeartIcon className="h-5 w-5" />
+        <span
+          aria-hidden="true"
+          className="bg-accent absolute top-1 right-1 flex h-4 min-w-4 items-center justify-center rounded-full px-1 text-[10px] leading-none font-bold text-white"
+        >
+          {favourites}
+        </span>
+      </a>
+
+      {loading ? (
+        <span
+          aria-hidden="true"
+          data-testid="auth-placeholder"
+          className="bg-sand inline-block h-10 w-24 animate-pulse rounded-lg"
+        />
+      ) : user ? (
+        <Suspense
+          fallback={<span aria-hidden="true" className="bg-sand inline-block h-10 w-24 rounded-lg" />}
+        >
+          <AccountMenu name={name} email={email} onLeave={() => void leave()} />
+        </Suspense>
+      ) : (
+        <button
+          type="button"
+          data-testid="sign-in-button"
+          onClick={() => $signInOpen.set(true)}
+          className="bg-brand hover:bg-brand-dark h-10 rounded-lg px-4 text-sm font-semibold text-white"
+        >
+          Sign In
+        </button>
+      )}
+      {dialogWanted && (
+        <Suspense fallback={null}>
+          <SignInDialog />
+        </Suspense>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,35 @@
+// What the comment islands tell people when something fails (spec §8).
+import { ApiError, errorMessage } from '../../lib/api-client.ts';
+
+export const SUBMIT_FAILED = 'Failed to submit comment. Please try again.';
+export const LOAD_FAILED = 'Failed to load comments';
+
+/** A failed post: the server's wait message when rate limited (so people know to wait), else the spec's. */
+export function submitErrorMessage(error: unknown): string {
+  return error instanceof ApiError && error.status === 429 ? errorMessage(error) : SUBMIT_FAILED;
+}
+
+export const DEMO_MODE_MESSAGE =
+  'Demo mode is active: Google authentication is not configured in this environment. You can try commenting with a sample account instead.';
+
+/** The comment card's sign-in messages (spec §8 "Comment card sign-in"). */
+export function signInErrorMessage(error: unknown): { message: string; demo: boolean } {
+  const code =
+    typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
+  switch (code) {
+    case 'DEMO_MODE':
+      return { message: DEMO_MODE_MESSAGE, demo: true };
+    case 'auth/popup-blocked':
+      return { message: 'Popup was blocked. Please allow popups for this site and try again.', demo: false };
+    case 'auth/popup-closed-by-user':
+    case 'auth/cancelled-popup-request':
+      return { message: 'Sign in was cancelled. Please try again.', demo: false };
+    case 'auth/unauthorized-domain':
+      return {
+        message: 'This domain is not authorized for authentication. Please contact support.',
+        demo: false,
+      };
+    default:
+      return { message: 'Failed to sign in. Please try again.', demo: false };
+  }
+}

@@ -1,0 +1,167 @@
+// @vitest-environment jsdom
+// The sign-in dialog (spec §2, §4, §5, §8) in jsdom with the real stores. In the default
+// configuration the identity provider is not set up (demo), so the email check and Google sign-in
+// raise DEMO_MODE. The password step is reached with the provider configured against a stubbed
+// network: only globalThis.fetch is replaced, answering the Identity Toolkit's REST calls.
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SIGN_IN_DIALOG_RESET_MS, SITE_NAME } from '../../src/config.ts';
+import SignInDialog from '../../src/islands/SignInDialog.tsx';
+import { $auth, exitDemoMode, initAuth, resetAuthForTests } from '../../src/stores/auth.ts';
+import { $signInOpen } from '../../src/stores/ui.ts';
+
+const DEMO_MESSAGE = 'Demo mode is active: Google authentication is not configured in this environment.';
+
+function openDialog() {
+  render(<SignInDialog />);
+  act(() => $signInOpen.set(true));
+  return screen.getByRole('dialog');
+}
+
+beforeEach(() => {
+  localStorage.clear();
+  sessionStorage.clear();
+  resetAuthForTests();
+  initAuth();
+});
+afterEach(() => {
+  cleanup();
+  act(() => $signInOpen.set(false));
+  exitDemoMode();
+  vi.unstubAllEnvs();
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+});
+
+describe('sign-in dialog', () => {
+  it('names the product in its title and starts with the two choices', () => {
+    const dialog = openDialog();
+    expect(screen.getByRole('heading', { name: `Sign In to ${SITE_NAME}` })).toBeTruthy();
+    expect(dialog.getAttribute('aria-labelledby')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Continue with Google' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Continue with Email' })).toBeTruthy();
+  });
+
+  it('validates the email step, and Back clears the error', async () => {
+    const user = userEvent.setup();
+    openDialog();
+    await user.click(screen.getByRole('button', { name: 'Continue with Email' }));
+    const email = screen.getByLabelText('Email');
+    expect(document.activeElement).toBe(email);
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(screen.getByRole('alert').textContent).toBe('Please enter your email');
+    await user.click(screen.getByRole('button', { name: 'Back' }));
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Continue with Email' })).toBeTruthy();
+  });
+
+  it('offers demo mode when Google sign-in is not configured', async () => {
+    const user = userEvent.setup();
+    openDialog();
+    await user.click(screen.getByRole('button', { name: 'Continue with Google' }));
+    await screen.findByText(DEMO_MESSAGE);
+    await user.click(screen.getByRole('button', { name: 'Try Demo Mode' }));
+    expect($signInOpen.get()).toBe(false);
+    expect($auth.get()).toMatchObject({ demoMode: true, user: { displayName: 'Demo Parent' } });
+  });
+
+  it('offers demo mode when the email check meets DEMO_MODE (Enter submits)', async () => {
+    const user = userEvent.setup();
+    openDialog();
+    await user.click(screen.getByRole('button', { name: 'Continue with Email' }));
+    await user.type(screen.getByLabelText('Email'), 'parent@example.com{Enter}');
+    await screen.findByText(DEMO_MESSAGE);
+    expect(screen.queryByLabelText('Password')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Try Demo Mode' }));
+    expect($auth.get().demoMode).toBe(true);
+  });
+
+  it('resets to the first step after closing', async () => {
+    const user = userEvent.setup();
+    openDialog();
+    await user.click(screen.getByRole('button', { name: 'Continue with Email' }));
+    await user.type(screen.getByLabelText('Email'), 'x@example.com');
+    await user.keyboard('{Escape}');
+    expect($signInOpen.get()).toBe(false);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    // Reopened at once, it still shows the email step; after the reset delay, the first step.
+    act(() => $signInOpen.set(true));
+    expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('x@example.com');
+    act(() => $signInOpen.set(false));
+    await new Promise((resolve) => setTimeout(resolve, SIGN_IN_DIALOG_RESET_MS + 50));
+    act(() => $signInOpen.set(true));
+    expect(screen.getByRole('button', { name: 'Continue with Email' })).toBeTruthy();
+    expect(screen.queryByLabelText('Email')).toBeNull();
+  });
+});
+
+describe('sign-in dialog with the provider configured (stubbed network)', () => {
+  let methods: string[];
+  let requests: string[];
+
+  beforeEach(() => {
+    vi.stubEnv('PUBLIC_FIREBASE_API_KEY', 'unit-test-key');
+    vi.stubEnv('PUBLIC_FIREBASE_PROJECT_ID', 'unit-test');
+    vi.stubEnv('PUBLIC_FIREBASE_AUTH_DOMAIN', 'unit-test.example');
+    vi.stubEnv('PUBLIC_FIREBASE_APP_ID', '1:1:web:1');
+    vi.stubEnv('PUBLIC_FIREBASE_AUTH_EMULATOR_HOST', '127.0.0.1:1');
+    requests = [];
+    methods = ['password'];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL) => {
+        const url = String(input instanceof Request ? input.url : input);
+        requests.push(url);
+        const json = (status: number, body: unknown) =>
+          new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+        if (url.includes('accounts:createAuthUri')) {
+          return json(200, { registered: methods.length > 0, signinMethods: methods });
+        }
+        if (url.includes('accounts:signInWithPassword')) {
+          return json(400, { error: { code: 400, message: 'INVALID_LOGIN_CREDENTIALS' } });
+        }
+        return json(404, { error: { code: 404, message: 'NOT_FOUND' } });
+      }),
+    );
+    resetAuthForTests();
+    initAuth();
+  });
+
+  it('goes email → password, validates, maps wrong credentials, and Back goes password → email → initial', async () => {
+    const user = userEvent.setup();
+    openDialog();
+    await user.click(screen.getByRole('button', { name: 'Continue with Email' }));
+    await user.type(screen.getByLabelText('Email'), 'parent@example.com{Enter}');
+    const password = await screen.findByLabelText('Password');
+    expect(document.activeElement).toBe(password);
+    const shown = screen.getByLabelText('Email') as HTMLInputElement;
+    expect(shown.disabled).toBe(true);
+    expect(shown.value).toBe('parent@example.com');
+
+    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect(screen.getByRole('alert').textContent).toBe('Please enter your password');
+
+    await user.type(password, 'wrong-password{Enter}');
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('Incorrect email or password'));
+    expect(requests.some((url) => url.includes('accounts:signInWithPassword'))).toBe(true);
+
+    await user.click(screen.getByRole('button', { name: 'Back' }));
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.queryByLabelText('Password')).toBeNull();
+    expect((screen.getByLabelText('Email') as HTMLInputElement).disabled).toBe(false);
+    await user.click(screen.getByRole('button', { name: 'Back' }));
+    expect(screen.getByRole('button', { name: 'Continue with Google' })).toBeTruthy();
+  });
+
+  it('an unknown email leads to the password step with the new-account message', async () => {
+    methods = [];
+    const user = userEvent.setup();
+    openDialog();
+    await user.click(screen.getByRole('button', { name: 'Continue with Email' }));
+    await user.type(screen.getByLabelText('Email'), 'new@example.com');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await screen.findByText('No account found. Please create a password for your new account.');
+    expect(screen.getByLabelText('Password')).toBeTruthy();
+  });
+});
