@@ -1,5 +1,6 @@
-// npm run bench:pages — Lighthouse (mobile) scores for /, /blog and one post, and each page's
-// compressed JavaScript and total bytes, against the real server with a seeded database.
+// npm run bench:pages — Lighthouse (mobile) scores for every screen (the budget names /, /blog and
+// a post), and each page's compressed JavaScript and total bytes, against the real server with a
+// seeded database.
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -84,7 +85,9 @@ try {
     '\n| page | performance | accessibility | best practices | SEO | JS (compressed) | total bytes |',
   );
   console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
-  for (const pathname of ['/', '/blog', `/blog/${post.slug}`, '/safety', '/privacy-policy']) {
+  const pages = ['/', '/blog', `/blog/${post.slug}`, '/delete-account'];
+  const staticPages = ['/safety', '/privacy-policy', '/terms', '/confirmation', '/no-such-page'];
+  for (const pathname of [...pages, ...staticPages]) {
     const result = await lighthouse(`${base}${pathname}`, {
       port,
       output: 'json',

@@ -24,3 +24,4 @@ export async function apiGet<T>(pathname: string): Promise<T> {
 
 export type { Item } from '../../api/db/queries/items.ts';
 export type { BlogCategory, BlogPost, CommunityEntry } from '../../api/db/queries/posts.ts';
+export { sanitizeHtml } from '../../api/lib/html.ts';

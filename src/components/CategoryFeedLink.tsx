@@ -1,0 +1,15 @@
+// The selected blog category's own feed (issue 5: a feed per category, linked from the list).
+import type { BlogCategory } from '../../api/db/queries/posts.ts';
+
+export default function CategoryFeedLink({ category }: { category: BlogCategory }) {
+  return (
+    <p className="mt-4 text-sm">
+      <a
+        href={`/blog/category/${category.slug}/rss.xml`}
+        className="text-brand-dark font-semibold underline-offset-4 hover:underline"
+      >
+        Subscribe to {category.categoryName} posts (RSS)
+      </a>
+    </p>
+  );
+}

@@ -1,0 +1,63 @@
+// A marketplace item as a card (spec §3 Item). Rendered in the static HTML and by the category
+// filter island, so both look the same.
+import { ITEM_CATEGORIES, ITEM_RATING, MARKETPLACE_URL } from '../config.ts';
+import type { Item } from '../../api/db/queries/items.ts';
+import { ageGroupLabel, conditionLabel, formatPrice } from '../lib/format.ts';
+import CategoryIcon from './CategoryIcon.tsx';
+
+export default function ItemCard({ item }: { item: Item }) {
+  return (
+    <article className="group focus-within:ring-accent border-sand relative flex flex-col overflow-hidden rounded-2xl border bg-white shadow-sm transition-shadow focus-within:ring-2 hover:shadow-md">
+      <div className="bg-sand relative aspect-[4/3]">
+        {item.imageUrl ? (
+          <img
+            src={item.imageUrl}
+            alt={item.itemName}
+            width={400}
+            height={300}
+            loading="lazy"
+            decoding="async"
+            className="h-full w-full object-cover"
+          />
+        ) : (
+          <div className="text-muted flex h-full items-center justify-center">
+            <CategoryIcon category={item.category} className="h-12 w-12" />
+          </div>
+        )}
+        <span className="text-brand-dark absolute top-3 left-3 rounded-full bg-white/95 px-2.5 py-1 text-xs font-semibold">
+          {conditionLabel(item.condition)}
+        </span>
+      </div>
+      <div className="flex flex-1 flex-col gap-1 p-4">
+        <p className="text-muted text-xs font-medium tracking-wide uppercase">
+          {ITEM_CATEGORIES[item.category] ?? item.category}
+        </p>
+        <h3 className="text-ink font-semibold">
+          <a
+            href={MARKETPLACE_URL}
+            target="_blank"
+            rel="noopener"
+            className="after:absolute after:inset-0 focus-visible:outline-none"
+          >
+            {item.itemName}
+            <span className="sr-only"> (opens the marketplace in a new tab)</span>
+          </a>
+        </h3>
+        {item.brand && <p className="text-muted text-sm">{item.brand}</p>}
+        <p className="text-muted text-sm">Age: {ageGroupLabel(item.ageGroup)}</p>
+        <div className="mt-auto flex items-center justify-between pt-2">
+          <span className="text-brand-dark text-lg font-bold">{formatPrice(item.listingPrice)}</span>
+          <span className="text-muted flex items-center gap-1 text-sm">
+            <svg aria-hidden="true" viewBox="0 0 20 20" className="h-4 w-4 fill-amber-500">
+              <path d="m10 1.5 2.6 5.3 5.9.9-4.3 4.1 1 5.8L10 14.9l-5.2 2.7 1-5.8L1.5 7.7l5.9-.9L10 1.5Z" />
+            </svg>
+            <span>
+              {ITEM_RATING}
+              <span className="sr-only"> out of 5</span>
+            </span>
+          </span>
+        </div>
+      </div>
+    </article>
+  );
+}

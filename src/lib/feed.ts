@@ -1,0 +1,35 @@
+// RSS 2.0 feeds of the blog (all posts, and one per category) with each post's full sanitized
+// content, author, categories and date.
+import rss from '@astrojs/rss';
+import { SITE_NAME, SITE_URL } from '../config.ts';
+import { apiGet, sanitizeHtml, type BlogCategory, type BlogPost } from './server-api.ts';
+
+const escapeXml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+export async function blogFeed(category?: BlogCategory): Promise<Response> {
+  const [posts, categories] = await Promise.all([
+    apiGet<BlogPost[]>('/api/blog/posts'),
+    apiGet<BlogCategory[]>('/api/blog/categories'),
+  ]);
+  const names = new Map(categories.map((c) => [c.slug, c.categoryName]));
+  const selected = category ? posts.filter((p) => p.relatedCategories.includes(category.slug)) : posts;
+  return rss({
+    title: category ? `${SITE_NAME} blog: ${category.categoryName}` : `${SITE_NAME} blog`,
+    description: category
+      ? `${category.categoryName} posts from the ${SITE_NAME} community of parents.`
+      : `Advice, stories and discussions from the ${SITE_NAME} community of parents.`,
+    site: SITE_URL,
+    xmlns: { dc: 'http://purl.org/dc/elements/1.1/', atom: 'http://www.w3.org/2005/Atom' },
+    customData: `<language>en</language><atom:link href="${SITE_URL}${category ? `/blog/category/${category.slug}` : ''}/rss.xml" rel="self" type="application/rss+xml"/>`,
+    items: selected.map((post) => ({
+      title: post.title,
+      link: `${SITE_URL}/blog/${post.slug}`,
+      pubDate: new Date(post.publishedAt ?? post.createdAt),
+      description: post.excerpt,
+      content: sanitizeHtml(post.content),
+      categories: post.relatedCategories.map((slug) => names.get(slug) ?? slug),
+      customData: `<dc:creator>${escapeXml(post.authorName)}</dc:creator>`,
+    })),
+  });
+}

@@ -1,0 +1,3 @@
+import { blogFeed } from '../lib/feed.ts';
+
+export const GET = () => blogFeed();
