@@ -11,6 +11,8 @@ export interface FixturePost {
   kind?: 'article' | 'discussion';
   draft?: boolean;
   body?: string;
+  /** Defaults to /images/posts/<slug>.svg; null leaves the post without one. */
+  featuredImage?: string | null;
   extra?: string;
 }
 
@@ -26,7 +28,9 @@ export function writePost(dir: string, post: FixturePost): string {
     `categories: [${(post.categories ?? ['news']).join(', ')}]`,
     `featured: ${post.featured ?? false}`,
     `kind: ${post.kind ?? 'article'}`,
-    `featuredImage: /images/posts/${post.slug}.svg`,
+    ...(post.featuredImage === null
+      ? []
+      : [`featuredImage: ${post.featuredImage ?? `/images/posts/${post.slug}.svg`}`]),
     ...(post.draft ? ['draft: true'] : []),
     ...(post.extra ? [post.extra] : []),
     '---',
