@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKEN } from '../../api/auth/demo.ts';
-import { launchBrowser } from '../helpers/browser.ts';
+import { launchBrowser, waitForIsland } from '../helpers/browser.ts';
 import { writePost } from '../helpers/content-fixture.ts';
 import { startServer, type StartedServer } from '../helpers/start-server.ts';
 import { CONTENT_DIR, tempDir } from '../helpers/test-db.ts';
@@ -90,6 +90,7 @@ const SLUG = 'editors-zebra-stroller-guide';
 async function searchFor(word: string): Promise<string[]> {
   const page = await browser.newPage();
   await page.goto(`${server.url}/blog`);
+  await waitForIsland(page, 'SearchButton');
   await page.getByRole('button', { name: 'Search the blog' }).click();
   await page.getByLabel('Search posts').fill(word);
   await page.getByText(/\d+ results?|No posts match/).waitFor();

@@ -2,7 +2,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { HERO_ADVANCE_MS } from '../../src/config.ts';
-import { expectNoAxeViolations, launchBrowser } from '../helpers/browser.ts';
+import { expectNoAxeViolations, launchBrowser, waitForIsland } from '../helpers/browser.ts';
 
 interface Post {
   postId: number;
@@ -96,6 +96,8 @@ describe('home', () => {
     const items = (await (await fetch(`${base}/api/items`)).json()) as Item[];
     const toys = items.filter((i) => i.category === 'toys').slice(0, 8);
     const tile = page.locator('#categories button', { hasText: 'Toys & Games' });
+    await tile.scrollIntoViewIfNeeded();
+    await waitForIsland(page, 'CategoryFilter');
     await tile.focus();
     await page.keyboard.press('Enter');
     await expect
@@ -115,9 +117,7 @@ describe('home', () => {
     await page.goto(`${base}/`);
     const slide = (n: number) => page.getByRole('group', { name: `${n} of 3` });
     await expect.poll(() => slide(1).isVisible()).toBe(true);
-    await page.waitForFunction(() =>
-      document.querySelector('astro-island[component-url*="HeroCarousel"]:not([ssr])'),
-    );
+    await waitForIsland(page, 'HeroCarousel');
     await page.clock.runFor(HERO_ADVANCE_MS);
     await expect.poll(() => slide(2).isVisible()).toBe(true);
     await page.clock.runFor(HERO_ADVANCE_MS);
@@ -153,9 +153,7 @@ describe('home', () => {
     const page = await context.newPage();
     await page.clock.install();
     await page.goto(`${base}/`);
-    await page.waitForFunction(() =>
-      document.querySelector('astro-island[component-url*="HeroCarousel"]:not([ssr])'),
-    );
+    await waitForIsland(page, 'HeroCarousel');
     await page.clock.runFor(HERO_ADVANCE_MS * 3);
     expect(await page.getByRole('group', { name: '1 of 3' }).isVisible()).toBe(true);
     await context.close();
@@ -181,6 +179,7 @@ describe('blog list', () => {
     );
     const rest = posts.filter((p) => p !== featured);
     expect(await page.getByText(`Showing 1-10 of ${rest.length} posts`).count()).toBe(1);
+    await waitForIsland(page, 'BlogList');
     await page.getByRole('link', { name: 'Next' }).click();
     await expect.poll(() => page.url()).toBe(`${base}/blog?page=2`);
     await expect.poll(() => page.getByText(`Showing 11-20 of ${rest.length} posts`).count()).toBe(1);
@@ -198,6 +197,7 @@ describe('blog list', () => {
     const safety = categories.find((c) => c.slug === 'safety-health')!;
     const inSafety = posts.filter((p) => p.relatedCategories.includes('safety-health') && !p.isFeatured);
     const { page, close } = await open('/blog?category=safety-health');
+    await waitForIsland(page, 'BlogList');
     await expect.poll(() => page.getByText(`of ${inSafety.length} posts`).count()).toBe(1);
     const button = page.getByRole('button', { name: safety.categoryName, exact: true });
     expect(await button.getAttribute('aria-pressed')).toBe('true');
@@ -239,9 +239,12 @@ describe('blog post', () => {
         async () =>
           ((await (await fetch(`${base}/api/blog/posts/${post.slug}`)).json()) as { viewCount: number })
             .viewCount,
+        { timeout: 5_000 },
       )
       .toBe(before + 1);
-    await expect.poll(() => page.getByTestId('view-count').textContent()).toBe(`${before + 1} views`);
+    await expect
+      .poll(() => page.getByTestId('view-count').textContent(), { timeout: 5_000 })
+      .toBe(`${before + 1} views`);
     expect(errors).toEqual([]);
     await close();
   });

@@ -25,3 +25,15 @@ export async function expectNoAxeViolations(page: Page): Promise<void> {
   );
   expect(summary).toEqual([]);
 }
+
+/** Waits until the named island has hydrated (Astro drops the `ssr` attribute when it has). */
+export async function waitForIsland(page: Page, component: string): Promise<void> {
+  await page.waitForFunction(
+    (name) =>
+      [...document.querySelectorAll('astro-island')].some(
+        (island) =>
+          island.getAttribute('component-url')?.includes(`/${name}.`) && !island.hasAttribute('ssr'),
+      ),
+    component,
+  );
+}

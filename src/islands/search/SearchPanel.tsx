@@ -25,6 +25,9 @@ type Results =
   | { state: 'done'; query: string; items: PagefindResult[] }
   | { state: 'error' };
 
+/** Pagefind reports /blog/slug/; the site's canonical URLs have no trailing slash. */
+const canonical = (url: string) => (url.length > 1 ? url.replace(/\/$/, '') : url);
+
 let pagefind: Promise<Pagefind> | null = null;
 function loadPagefind(): Promise<Pagefind> {
   // A runtime URL, not a module the bundler should resolve: the index is written after the build.
@@ -112,7 +115,7 @@ export default function SearchPanel({ returnFocus }: { returnFocus: () => void }
                   <ul className="divide-sand mt-2 divide-y">
                     {results.items.map((item) => (
                       <li key={item.url}>
-                        <a href={item.url} className="hover:bg-cream block rounded-lg p-3">
+                        <a href={canonical(item.url)} className="hover:bg-cream block rounded-lg p-3">
                           <span className="text-brand-dark block font-semibold">
                             {item.meta.title ?? item.url}
                           </span>
