@@ -1,6 +1,6 @@
 // The first-party deletion form (design decision 8), used when the email-marketing provider's form
 // is not configured. It files the request through POST /api/account/deletion-requests.
-import { type FormEvent, useId, useState } from 'react';
+import { type SubmitEvent, useId, useState } from 'react';
 import { apiRequest, errorMessage } from '../lib/api-client.ts';
 
 const REASONS = ['I no longer need the account', 'Privacy concerns', 'I have a different account', 'Other'];
@@ -18,7 +18,7 @@ export default function DeletionRequestForm() {
   const [errors, setErrors] = useState<{ email?: string; confirmed?: string }>({});
   const [status, setStatus] = useState<Status>({ state: 'editing' });
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
+  async function submit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
     const found = {
       email: EMAIL.test(email.trim()) ? undefined : 'Please enter a valid email address',

@@ -283,6 +283,22 @@ describe('other screens', () => {
     await close();
   });
 
+  it('offers the first-party deletion form, and loads no provider script, when the provider is not configured', async () => {
+    const html = await (await fetch(`${base}/delete-account`)).text();
+    expect(html).not.toContain('mailerlite');
+    expect(html).toContain(
+      'JavaScript is required for this form. Please enable JavaScript or email us directly at',
+    );
+    const { page, close } = await open('/delete-account');
+    await page.getByLabel('Email address of the account').scrollIntoViewIfNeeded();
+    await waitForIsland(page, 'DeletionRequestForm');
+    await page.getByLabel('Email address of the account').fill('leaving.parent@example.com');
+    await page.getByLabel(/deleting my account is permanent/).check();
+    await page.getByRole('button', { name: 'Request Account Deletion' }).click();
+    expect(await page.getByRole('status').textContent()).toContain('within 30 days');
+    await close();
+  });
+
   it('gives unknown paths the not-found screen with a 404', async () => {
     const { page, response, close } = await open('/no/such/page');
     expect(response?.status()).toBe(404);

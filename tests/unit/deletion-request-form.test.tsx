@@ -50,6 +50,26 @@ describe('the deletion request form', () => {
     });
   });
 
+  it('disables the button and says Submitting… while the request is in flight', async () => {
+    let answer!: (response: Response) => void;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => new Promise<Response>((resolve) => (answer = resolve))),
+    );
+    const user = userEvent.setup();
+    render(<DeletionRequestForm />);
+    await user.type(screen.getByLabelText('Email address of the account'), 'parent@example.com');
+    await user.click(screen.getByLabelText(/deleting my account is permanent/));
+    await user.click(screen.getByRole('button', { name: 'Request Account Deletion' }));
+    const busy = screen.getByRole('button', { name: 'Submitting…' }) as HTMLButtonElement;
+    expect(busy.disabled).toBe(true);
+    answer(new Response(JSON.stringify({ received: true }), { status: 201 }));
+    expect((await screen.findByRole('status')).textContent).toBe(
+      'Request received. We will process it within 30 days and email you when it is done.',
+    );
+    expect(screen.queryByRole('button')).toBeNull();
+  });
+
   it("shows the API's message on failure and keeps what was typed", async () => {
     stubApi(429, { error: 'Too many requests. Try again in 30 s.' });
     const user = userEvent.setup();
