@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { InvalidTokenError } from './auth/verifier.ts';
 import { createRateLimiter } from './middleware/rate-limit.ts';
+import { readCache } from './middleware/read-cache.ts';
 import { accountRoutes } from './routes/account.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { blogRoutes } from './routes/blog.ts';
@@ -38,6 +39,7 @@ export function createApp(input: Partial<AppDeps> & Pick<AppDeps, 'db'>) {
       c.set('deps', deps);
       await next();
     })
+    .use(deps.readCacheMs ? readCache({ ttlMs: deps.readCacheMs }) : (_c, next) => next())
     .use(
       bodyLimit({
         maxSize: MAX_BODY_BYTES,

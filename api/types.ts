@@ -16,6 +16,8 @@ export interface AppDeps {
   writeLimiter: RateLimiter;
   /** The publishing pipeline, when this process runs one (the server does; the build does not). */
   publisher?: PublishService;
+  /** Reuse anonymous read answers for this long (the server turns it on; tests and the build do not). */
+  readCacheMs?: number;
 }
 
 export interface AppEnv {

@@ -49,6 +49,8 @@ const server = await startServer({
     publisher,
     commentLimiter: createRateLimiter({ limit: env.RATE_LIMIT_COMMENTS_PER_MINUTE, windowMs: 60_000 }),
     writeLimiter: createRateLimiter({ limit: env.RATE_LIMIT_WRITES_PER_MINUTE, windowMs: 60_000 }),
+    // Anonymous reads are reused for a second; any write through the API clears them.
+    readCacheMs: 1_000,
   },
   csp: {
     firebase: isDemoApiKey(env.PUBLIC_FIREBASE_API_KEY)

@@ -23,17 +23,28 @@ export function createFirebaseVerifier(projectId: string): TokenVerifier {
   const name = `nestling-${projectId}`;
   const app: App = getApps().find((a) => a.name === name) ?? initializeApp({ projectId }, name);
   const auth = getAuth(app);
+  // A token that verified once stays valid until it expires (revocation is not checked), so a
+  // reader's burst of likes and comments pays for verification once. Bounded; cleared when full.
+  const verified = new Map<string, { identity: Identity; expiresAt: number }>();
   return async (token) => {
+    const hit = verified.get(token);
+    if (hit && Date.now() < hit.expiresAt) return hit.identity;
     try {
       const decoded = await auth.verifyIdToken(token);
-      return {
+      const identity: Identity = {
         uid: decoded.uid,
         email: decoded.email ?? null,
         name: typeof decoded.name === 'string' ? decoded.name : null,
         picture: decoded.picture ?? null,
       };
+      if (verified.size >= MAX_CACHED_TOKENS) verified.clear();
+      verified.set(token, { identity, expiresAt: decoded.exp * 1000 });
+      return identity;
     } catch (error) {
+      verified.delete(token);
       throw new InvalidTokenError((error as Error).message);
     }
   };
 }
+
+const MAX_CACHED_TOKENS = 10_000;

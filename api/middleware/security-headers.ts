@@ -80,10 +80,22 @@ export function contentSecurityPolicy(hashes: string[], options: CspOptions): st
 
 /** Security headers on every page and API answer. */
 export function securityHeaders(siteDir: () => string, options: CspOptions) {
+  // The policy depends only on the live build; rebuild it when the build changes, checking at most
+  // once a second rather than on every request.
+  let policy = '';
+  let checkedAt = 0;
+  const currentPolicy = () => {
+    const now = Date.now();
+    if (!policy || now - checkedAt > 1_000) {
+      policy = contentSecurityPolicy(inlineScriptHashes(siteDir()), options);
+      checkedAt = now;
+    }
+    return policy;
+  };
   return createMiddleware(async (c, next) => {
     await next();
     const headers = c.res.headers;
-    headers.set('Content-Security-Policy', contentSecurityPolicy(inlineScriptHashes(siteDir()), options));
+    headers.set('Content-Security-Policy', currentPolicy());
     headers.set('X-Content-Type-Options', 'nosniff');
     headers.set('Referrer-Policy', 'strict-origin-when-cross-origin');
     headers.set('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=(), usb=()');

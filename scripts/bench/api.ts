@@ -179,9 +179,12 @@ try {
       `| ${f.name} | ${f.rps.toFixed(0)} | ${((f.rps / ceiling) * 100).toFixed(0)}% | ${f.p50} | ${f.p99} | ${f.errors} | ${f.non2xx} |`,
     );
   }
-  const lost = commentsBefore + acknowledged - after.commentCount;
+  const stored = after.commentCount - commentsBefore;
+  // Requests still in flight when autocannon stops are stored but their answers never read, so
+  // stored may exceed acknowledged; an acknowledged comment missing from the database is lost.
   console.log(
-    `\nComments acknowledged: ${acknowledged}; stored: ${after.commentCount - commentsBefore}; lost: ${lost}`,
+    `\nComments acknowledged: ${acknowledged}; stored: ${stored} ` +
+      `(${Math.max(0, stored - acknowledged)} in flight at the cut-off); lost: ${Math.max(0, acknowledged - stored)}`,
   );
 } finally {
   for (const child of children) child.kill('SIGTERM');

@@ -249,6 +249,20 @@ describe('blog post', () => {
     await close();
   });
 
+  it('shares by copying the link when the browser has no share sheet, and confirms it', async () => {
+    const post = posts[1]!;
+    const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
+    const page = await context.newPage();
+    await page.goto(`${base}/blog/${post.slug}`);
+    await waitForIsland(page, 'ShareButton');
+    // Headless Chromium on Linux has no Web Share API; make sure, so the fallback is what runs.
+    expect(await page.evaluate(() => typeof navigator.share)).toBe('undefined');
+    await page.getByRole('button', { name: 'Share' }).click();
+    await expect.poll(() => page.getByText('Link copied').count(), { timeout: 5_000 }).toBe(1);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${base}/blog/${post.slug}`);
+    await context.close();
+  });
+
   it("shows the 'Content Loading' panel for an empty body", async () => {
     const post = posts.find((p) => p.content === '')!;
     const { page, close } = await open(`/blog/${post.slug}`);

@@ -1,0 +1,69 @@
+// The /admin publishing page in Chromium against the emulator-backed server: a signed-out visitor
+// gets a sign-in prompt, a plain parent is refused, an admin publishes and sees the run succeed.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createEmulatorUser } from '../helpers/auth-emulator.ts';
+import { expectNoAxeViolations, launchBrowser, waitForIsland } from '../helpers/browser.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+let browser: Browser;
+let base: string;
+
+beforeAll(async () => {
+  base = inject('authBaseURL');
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.locator('[data-testid=sign-in-button]').click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('button', { name: 'Continue with Email' }).click();
+  await dialog.getByLabel('Email').fill(email);
+  await dialog.getByRole('button', { name: 'Continue', exact: true }).click();
+  await dialog.getByLabel('Password').fill(password);
+  await dialog.getByRole('button', { name: 'Sign In', exact: true }).click();
+  await dialog.waitFor({ state: 'hidden' });
+}
+
+describe('the admin publishing page', () => {
+  it('prompts, refuses a parent, and lets an admin publish', async () => {
+    const host = inject('authEmulatorHost');
+    const password = 'editor-passphrase-7';
+    const editor = await createEmulatorUser(host, { displayName: 'Editor Eve', password });
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    await page.goto(`${base}/admin`);
+    await waitForIsland(page, 'AdminPublish');
+    await page.getByText('Sign in with an admin account to publish posts.').waitFor();
+
+    await signIn(page, editor.email, password);
+    await page.getByText('Only admins may publish.').waitFor();
+
+    // An editor is made an admin with the documented command, against the server's database.
+    const result = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/user-role.ts', editor.email, 'admin'],
+      {
+        cwd: ROOT,
+        env: { ...process.env, DATABASE_PATH: path.join(inject('e2eDataDir'), 'auth.db') },
+        encoding: 'utf8',
+      },
+    );
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toContain(`${editor.email} is now admin.`);
+
+    await page.reload();
+    await page.getByRole('button', { name: 'Publish' }).click();
+    const table = page.getByRole('table', { name: 'Recent runs' });
+    await table.getByRole('cell', { name: 'succeeded' }).waitFor({ timeout: 120_000 });
+    expect(await page.getByRole('alert').count()).toBe(0);
+    await expectNoAxeViolations(page);
+    await context.close();
+  });
+});
