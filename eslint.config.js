@@ -5,7 +5,8 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'dist-*/', 'data/', '.astro/', 'node_modules/', 'coverage/'] },
+  // Built sites (dist is a link into .dist-builds/) and other generated output.
+  { ignores: ['dist/', 'dist-*/', '.*-builds/', 'data/', '.astro/', 'node_modules/', 'coverage/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   ...astro.configs.recommended,
