@@ -61,6 +61,7 @@ export default function HeroCarousel() {
     <section
       aria-roledescription="carousel"
       aria-label="Highlights"
+      data-autoplay={running ? 'on' : 'off'}
       className="bg-brand-light relative overflow-hidden"
       onMouseEnter={() => setHovered(true)}
       onMouseLeave={() => setHovered(false)}

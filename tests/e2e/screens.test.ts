@@ -118,6 +118,8 @@ describe('home', () => {
     const slide = (n: number) => page.getByRole('group', { name: `${n} of 3` });
     await expect.poll(() => slide(1).isVisible()).toBe(true);
     await waitForIsland(page, 'HeroCarousel');
+    // Hydrated is not yet running: the timer starts once the island knows the motion preference.
+    await page.locator('[data-autoplay="on"]').waitFor();
     await page.clock.runFor(HERO_ADVANCE_MS);
     await expect.poll(() => slide(2).isVisible()).toBe(true);
     await page.clock.runFor(HERO_ADVANCE_MS);
@@ -136,6 +138,7 @@ describe('home', () => {
     ).toBe(1);
 
     await page.getByRole('region', { name: 'Highlights' }).hover();
+    await page.locator('[data-autoplay="off"]').waitFor();
     await page.clock.runFor(HERO_ADVANCE_MS * 2);
     expect(await slide(1).isVisible()).toBe(true);
     await page.mouse.move(0, 0);
@@ -154,6 +157,9 @@ describe('home', () => {
     await page.clock.install();
     await page.goto(`${base}/`);
     await waitForIsland(page, 'HeroCarousel');
+    // Give the island real time to settle (with motion allowed it would be 'on' by now).
+    await page.waitForTimeout(500);
+    expect(await page.locator('[data-autoplay]').getAttribute('data-autoplay')).toBe('off');
     await page.clock.runFor(HERO_ADVANCE_MS * 3);
     expect(await page.getByRole('group', { name: '1 of 3' }).isVisible()).toBe(true);
     await context.close();
