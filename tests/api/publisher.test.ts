@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createPublisher } from '../../scripts/lib/publisher.ts';
@@ -124,6 +126,50 @@ describe('the publisher', () => {
     await publisher.idle();
     await publisher.checkSchedule();
     expect(control.builds).toHaveLength(2); // once only
+    await db.destroy();
+  });
+
+  it('POSTs to the build hook after a successful sync, and publishes even when the hook is down', async () => {
+    const received: { method: string; type: string; body: unknown }[] = [];
+    const hook = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        received.push({
+          method: req.method!,
+          type: req.headers['content-type'] ?? '',
+          body: JSON.parse(body),
+        });
+        res.writeHead(202).end();
+      });
+    });
+    await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
+    const { port } = hook.address() as AddressInfo;
+    const { db } = await createTestDb({ seed: false });
+    const contentDir = createContentDir([{ slug: 'hooked' }]);
+    const lines: string[] = [];
+    const publisher = createPublisher({
+      db,
+      contentDir,
+      siteDir: tempDir(),
+      buildEnv: {},
+      now: () => TEST_NOW,
+      log: (line) => lines.push(line),
+      hookUrl: `http://127.0.0.1:${port}/build-hook`,
+      build: async () => {},
+    });
+    publisher.request('editor');
+    await publisher.idle();
+    expect(received).toEqual([
+      { method: 'POST', type: 'application/json', body: { run: 1, trigger: 'editor', postsChanged: 1 } },
+    ]);
+    expect(lines.join('\n')).toContain('build hook answered 202');
+
+    await new Promise<void>((resolve) => hook.close(() => resolve()));
+    publisher.request('editor again');
+    await publisher.idle();
+    expect(publisher.status().recent[0]!.state).toBe('succeeded');
+    expect(lines.join('\n')).toMatch(/build hook failed/);
     await db.destroy();
   });
 });
