@@ -1,10 +1,11 @@
+import { defineConfig } from 'eslint/config';
 import js from '@eslint/js';
 import astro from 'eslint-plugin-astro';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-export default tseslint.config(
+export default defineConfig(
   // Built sites (dist is a link into .dist-builds/) and other generated output.
   { ignores: ['dist/', 'dist-*/', '.*-builds/', 'data/', '.astro/', 'node_modules/', 'coverage/'] },
   js.configs.recommended,

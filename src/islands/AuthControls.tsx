@@ -72,7 +72,7 @@ export default function AuthControls() {
           type="button"
           data-testid="sign-in-button"
           onClick={() => $signInOpen.set(true)}
-          className="bg-brand hover:bg-brand-dark h-10 rounded-lg px-4 text-sm font-semibold text-white"
+          className="bg-brand hover:bg-brand-dark h-10 rounded-lg px-3 text-sm font-semibold whitespace-nowrap text-white sm:px-4"
         >
           Sign In
         </button>

@@ -2,7 +2,7 @@
 // Radix gives the focus trap, Escape, an accessible title and returning focus to the opener.
 import { useStore } from '@nanostores/react';
 import * as Dialog from '@radix-ui/react-dialog';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type SubmitEvent, useEffect, useRef, useState } from 'react';
 import { SIGN_IN_DIALOG_RESET_MS, SITE_NAME } from '../config.ts';
 import {
   createAccount,
@@ -100,7 +100,7 @@ export default function SignInDialog() {
     }
   }
 
-  async function submitEmail(event: FormEvent) {
+  async function submitEmail(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
     clearMessages();
     const address = email.trim();
@@ -134,7 +134,7 @@ export default function SignInDialog() {
     }
   }
 
-  async function submitPassword(event: FormEvent) {
+  async function submitPassword(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
     setError(null);
     setDemo(false);

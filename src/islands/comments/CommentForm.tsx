@@ -1,4 +1,4 @@
-import { useId, type FormEvent, type KeyboardEvent, type Ref } from 'react';
+import { useId, type KeyboardEvent, type Ref } from 'react';
 
 /** The API's limit on a comment after trimming (api/routes/community-writes.ts, decision 10). */
 export const COMMENT_MAX_LENGTH = 2000;
@@ -39,7 +39,7 @@ export function CommentForm({
   const counterId = `${id}-count`;
   const errorId = `${id}-error`;
 
-  function submit(event: FormEvent) {
+  function submit(event: { preventDefault: () => void }) {
     event.preventDefault();
     if (!blank && !submitting) onSubmit();
   }
