@@ -1,6 +1,6 @@
 // A blog post card for the list (spec §2 "Blog list"): the whole card links to /blog/{slug}.
 import type { BlogCategory } from '../../api/db/queries/posts.ts';
-import { categoryColor, type PostSummary } from '../lib/blog.ts';
+import { categoryColor, postCategories, type PostSummary } from '../lib/blog.ts';
 import { formatPostDate } from '../lib/format.ts';
 
 interface Props {
@@ -21,9 +21,7 @@ export function CategoryBadge({ category }: { category: BlogCategory }) {
 }
 
 export default function PostCard({ post, categories, featured = false }: Props) {
-  const badges = post.relatedCategories
-    .map((slug) => categories.find((c) => c.slug === slug))
-    .filter((c): c is BlogCategory => c !== undefined);
+  const badges = postCategories(post, categories);
   return (
     <article
       className={`border-sand focus-within:ring-accent relative flex h-full overflow-hidden rounded-2xl border bg-white shadow-sm focus-within:ring-2 hover:shadow-md ${featured ? 'flex-col md:flex-row' : 'flex-col'}`}

@@ -2,35 +2,18 @@
 // Sign Out (Exit Demo Mode in demo mode). Loaded by AuthControls only once someone is signed in.
 import { useStore } from '@nanostores/react';
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
-import { $auth } from '../stores/auth.ts';
+import { $auth, accountEmail, accountName } from '../stores/auth.ts';
 import { Avatar } from './comments/Avatar.tsx';
-import { ShieldIcon } from './comments/icons.tsx';
-
-const badge = 'inline-flex items-center gap-1 rounded-full px-2.5 py-0.5 text-xs font-semibold';
-
-function RoleBadge({ role }: { role: string | undefined }) {
-  if (role === 'admin') {
-    return (
-      <span className={`${badge} bg-purple-100 text-purple-800`}>
-        <ShieldIcon className="h-3.5 w-3.5" />
-        Admin
-      </span>
-    );
-  }
-  if (role === 'moderator') return <span className={`${badge} bg-blue-100 text-blue-800`}>Moderator</span>;
-  return <span className={`${badge} bg-gray-100 text-gray-700`}>Member</span>;
-}
-
-const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+import { RoleBadge, UserTypeBadge } from './comments/badges.tsx';
 
 interface Props {
-  name: string;
-  email: string;
   onLeave: () => void;
 }
 
-export default function AccountMenu({ name, email, onLeave }: Props) {
+export default function AccountMenu({ onLeave }: Props) {
   const auth = useStore($auth);
+  const name = accountName(auth);
+  const email = accountEmail(auth);
   return (
     <DropdownMenu.Root>
       <DropdownMenu.Trigger
@@ -53,9 +36,7 @@ export default function AccountMenu({ name, email, onLeave }: Props) {
             <div className="mt-2 flex flex-wrap gap-1.5">
               <RoleBadge role={auth.profile?.role} />
               {(auth.profile?.user_type ?? []).map((type) => (
-                <span key={type} className={`${badge} bg-brand-light text-brand-dark`}>
-                  {capitalise(type)}
-                </span>
+                <UserTypeBadge key={type} type={type} />
               ))}
             </div>
           </DropdownMenu.Label>

@@ -6,7 +6,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { FAVOURITES_SIGNED_IN, FAVOURITES_SIGNED_OUT, MARKETPLACE_URL } from '../config.ts';
 import { $auth, exitDemoMode, initAuth, signOut } from '../stores/auth.ts';
 import { $signInOpen } from '../stores/ui.ts';
-import { HeartIcon } from './comments/icons.tsx';
+import { HeartIcon } from '../components/icons.tsx';
 
 // Only signed-in visitors need the menu, and only those who open sign-in need the dialog.
 const AccountMenu = lazy(() => import('./AccountMenu.tsx'));
@@ -20,10 +20,8 @@ export default function AuthControls() {
   if (signInOpen && !dialogWanted) setDialogWanted(true);
   useEffect(() => initAuth(), []);
 
-  const { user, profile, loading, demoMode } = auth;
+  const { user, loading, demoMode } = auth;
   const favourites = user ? FAVOURITES_SIGNED_IN : FAVOURITES_SIGNED_OUT;
-  const name = profile?.display_name || user?.displayName || user?.email?.split('@')[0] || 'User';
-  const email = profile?.email || user?.email || '';
 
   async function leave() {
     if (demoMode) {
@@ -65,7 +63,7 @@ export default function AuthControls() {
         <Suspense
           fallback={<span aria-hidden="true" className="bg-sand inline-block h-10 w-24 rounded-lg" />}
         >
-          <AccountMenu name={name} email={email} onLeave={() => void leave()} />
+          <AccountMenu onLeave={() => void leave()} />
         </Suspense>
       ) : (
         <button

@@ -2,10 +2,11 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState } from 'react';
 import type { LikeStatus } from '../../api/db/queries/community.ts';
 import { apiRequest, errorMessage } from '../lib/api-client.ts';
+import { countLabel } from '../lib/format.ts';
 import { $auth, getIdToken, initAuth } from '../stores/auth.ts';
 import { toast } from '../stores/toast.ts';
 import { $signInOpen } from '../stores/ui.ts';
-import { HeartIcon } from './comments/icons.tsx';
+import { HeartIcon } from '../components/icons.tsx';
 
 interface Props {
   slug: string;
@@ -78,7 +79,6 @@ export default function LikeButton({ slug, initialLikeCount }: Props) {
   }
 
   const { liked, likeCount } = status;
-  const countLabel = `${likeCount} ${likeCount === 1 ? 'like' : 'likes'}`;
   return (
     <button
       type="button"
@@ -87,7 +87,7 @@ export default function LikeButton({ slug, initialLikeCount }: Props) {
       // aria-disabled rather than disabled: the button keeps focus while the toggle is in flight.
       aria-disabled={pending || undefined}
       aria-busy={pending || undefined}
-      aria-label={`Like this post, ${countLabel}`}
+      aria-label={`Like this post, ${countLabel(likeCount, 'like')}`}
       className={`inline-flex items-center gap-1.5 rounded-full border px-3 py-1.5 text-sm font-medium transition-colors aria-disabled:cursor-wait aria-disabled:opacity-70 ${
         liked
           ? 'border-accent bg-accent-light text-accent hover:bg-accent-light/70'

@@ -3,6 +3,7 @@
 import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useRef } from 'react';
 import { $searchOpen } from '../stores/ui.ts';
+import { SearchIcon } from '../components/icons.tsx';
 
 const SearchPanel = lazy(() => import('./search/SearchPanel.tsx'));
 
@@ -20,17 +21,7 @@ export default function SearchButton() {
         onClick={() => $searchOpen.set(true)}
         className="text-ink hover:bg-sand flex h-10 w-10 items-center justify-center rounded-md"
       >
-        <svg
-          aria-hidden="true"
-          viewBox="0 0 24 24"
-          className="h-5 w-5"
-          fill="none"
-          stroke="currentColor"
-          strokeWidth="2"
-        >
-          <circle cx="11" cy="11" r="7" />
-          <path d="m20 20-3.5-3.5" strokeLinecap="round" />
-        </svg>
+        <SearchIcon className="h-5 w-5" />
       </button>
       {open && (
         <Suspense fallback={null}>

@@ -12,7 +12,7 @@ import {
   startDemoMode,
 } from '../stores/auth.ts';
 import { $signInOpen } from '../stores/ui.ts';
-import { GoogleIcon } from './comments/icons.tsx';
+import { CloseIcon, GoogleIcon } from '../components/icons.tsx';
 
 type Step = 'initial' | 'email' | 'password';
 
@@ -189,15 +189,7 @@ export default function SignInDialog() {
               aria-label="Close"
               className="text-muted hover:bg-sand hover:text-ink -mt-1 -mr-2 rounded-md p-1.5"
             >
-              <svg
-                aria-hidden="true"
-                viewBox="0 0 24 24"
-                className="h-5 w-5"
-                fill="none"
-                stroke="currentColor"
-              >
-                <path d="M6 6l12 12M18 6 6 18" strokeWidth="2" strokeLinecap="round" />
-              </svg>
+              <CloseIcon className="h-5 w-5" />
             </Dialog.Close>
           </div>
           <Dialog.Description className="text-muted mt-1 text-sm">
@@ -244,14 +236,7 @@ export default function SignInDialog() {
                     className={input}
                   />
                 </div>
-                <div className="flex gap-3">
-                  <button type="button" className={secondary} onClick={back} disabled={working}>
-                    Back
-                  </button>
-                  <button type="submit" className={primary} disabled={working}>
-                    Continue
-                  </button>
-                </div>
+                <StepButtons label="Continue" onBack={back} working={working} />
               </form>
             )}
 
@@ -277,14 +262,7 @@ export default function SignInDialog() {
                     className={input}
                   />
                 </div>
-                <div className="flex gap-3">
-                  <button type="button" className={secondary} onClick={back} disabled={working}>
-                    Back
-                  </button>
-                  <button type="submit" className={primary} disabled={working}>
-                    Sign In
-                  </button>
-                </div>
+                <StepButtons label="Sign In" onBack={back} working={working} />
               </form>
             )}
           </div>
@@ -312,5 +290,19 @@ export default function SignInDialog() {
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>
+  );
+}
+
+/** Back and the step's submit button, side by side. */
+function StepButtons({ label, onBack, working }: { label: string; onBack: () => void; working: boolean }) {
+  return (
+    <div className="flex gap-3">
+      <button type="button" className={secondary} onClick={onBack} disabled={working}>
+        Back
+      </button>
+      <button type="submit" className={primary} disabled={working}>
+        {label}
+      </button>
+    </div>
   );
 }

@@ -2,6 +2,7 @@ import { useStore } from '@nanostores/react';
 import * as ToastPrimitive from '@radix-ui/react-toast';
 import { TOAST_DURATION_MS } from '../config.ts';
 import { $toasts, dismissToast } from '../stores/toast.ts';
+import { CloseIcon } from '../components/icons.tsx';
 
 /**
  * Renders the toasts of src/stores/toast.ts. Mount once per page (`<Toaster client:idle />`).
@@ -45,16 +46,7 @@ export default function Toaster() {
               aria-label="Close notification"
               className="absolute top-2 right-2 rounded-md p-1 opacity-70 hover:opacity-100"
             >
-              <svg
-                aria-hidden="true"
-                viewBox="0 0 24 24"
-                className="h-4 w-4"
-                fill="none"
-                stroke="currentColor"
-                strokeWidth="2"
-              >
-                <path d="M18 6 6 18M6 6l12 12" strokeLinecap="round" />
-              </svg>
+              <CloseIcon className="h-4 w-4" />
             </ToastPrimitive.Close>
           )}
         </ToastPrimitive.Root>

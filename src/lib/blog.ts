@@ -16,6 +16,16 @@ export function categoryColor(category: Pick<BlogCategory, 'slug' | 'colorHex'> 
   return BLOG_CATEGORY_COLORS[category.slug] ?? category.colorHex ?? DEFAULT_CATEGORY_COLOR;
 }
 
+/** A post's categories, in its own order, as full category records (unknown slugs skipped). */
+export function postCategories(
+  post: Pick<PostSummary, 'relatedCategories'>,
+  categories: BlogCategory[],
+): BlogCategory[] {
+  return post.relatedCategories
+    .map((slug) => categories.find((c) => c.slug === slug))
+    .filter((c): c is BlogCategory => c !== undefined);
+}
+
 export interface BlogView {
   featured: PostSummary | null;
   page: number;

@@ -307,6 +307,15 @@ export function exitDemoMode(): void {
   $auth.set({ user: null, profile: null, loading: false, demoMode: false });
 }
 
+/** The name shown for an account: the profile's, else the provider's, else the email's local part, else 'User'. */
+export function accountName({ user, profile }: Pick<AuthState, 'user' | 'profile'>): string {
+  return profile?.display_name || user?.displayName || user?.email?.split('@')[0] || 'User';
+}
+
+export function accountEmail({ user, profile }: Pick<AuthState, 'user' | 'profile'>): string {
+  return profile?.email || user?.email || '';
+}
+
 /** For tests: forget everything so the next initAuth starts afresh. */
 export function resetAuthForTests(): void {
   unsubscribe?.();

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createPublisher } from '../../scripts/lib/publisher.ts';
+import { createPublisher, type PublisherOptions } from '../../scripts/lib/publisher.ts';
 import { createContentDir, writePost } from '../helpers/content-fixture.ts';
 import { TEST_NOW, createTestDb, tempDir } from '../helpers/test-db.ts';
 
@@ -27,20 +27,25 @@ function controllableBuild() {
   return { build, builds, started };
 }
 
+/** A publisher over a test database and content folder, quiet and on the test clock unless told. */
+function testPublisher(
+  options: Pick<PublisherOptions, 'db' | 'contentDir' | 'build'> & Partial<PublisherOptions>,
+) {
+  return createPublisher({
+    siteDir: tempDir(),
+    buildEnv: {},
+    now: () => TEST_NOW,
+    log: () => {},
+    ...options,
+  });
+}
+
 describe('the publisher', () => {
   it('coalesces publishes that arrive during a build into one follow-up build', async () => {
     const { db } = await createTestDb({ seed: false });
     const contentDir = createContentDir([{ slug: 'first' }]);
     const control = controllableBuild();
-    const publisher = createPublisher({
-      db,
-      contentDir,
-      siteDir: tempDir(),
-      buildEnv: {},
-      now: () => TEST_NOW,
-      log: () => {},
-      build: control.build,
-    });
+    const publisher = testPublisher({ db, contentDir, build: control.build });
 
     const first = publisher.request('one');
     await control.started(1);
@@ -68,15 +73,7 @@ describe('the publisher', () => {
     const { db } = await createTestDb({ seed: false });
     const contentDir = createContentDir([{ slug: 'fine' }]);
     const control = controllableBuild();
-    const publisher = createPublisher({
-      db,
-      contentDir,
-      siteDir: tempDir(),
-      buildEnv: {},
-      now: () => TEST_NOW,
-      log: () => {},
-      build: control.build,
-    });
+    const publisher = testPublisher({ db, contentDir, build: control.build });
     publisher.request('build fails');
     await control.started(1);
     control.builds[0]!.fail(new Error('Site build failed (exit code 1): boom'));
@@ -101,15 +98,12 @@ describe('the publisher', () => {
     const contentDir = createContentDir([{ slug: 'later', publishedAt: '2026-11-22T12:30:00Z' }]);
     let now = TEST_NOW;
     const control = controllableBuild();
-    const publisher = createPublisher({
+    const publisher = testPublisher({
       db,
       contentDir,
-      siteDir: tempDir(),
-      buildEnv: {},
+      build: control.build,
       now: () => now,
       builtAt: TEST_NOW,
-      log: () => {},
-      build: control.build,
     });
     publisher.request('initial');
     await control.started(1);
@@ -148,15 +142,12 @@ describe('the publisher', () => {
     const { db } = await createTestDb({ seed: false });
     const contentDir = createContentDir([{ slug: 'hooked' }]);
     const lines: string[] = [];
-    const publisher = createPublisher({
+    const publisher = testPublisher({
       db,
       contentDir,
-      siteDir: tempDir(),
-      buildEnv: {},
-      now: () => TEST_NOW,
+      build: async () => {},
       log: (line) => lines.push(line),
       hookUrl: `http://127.0.0.1:${port}/build-hook`,
-      build: async () => {},
     });
     publisher.request('editor');
     await publisher.idle();

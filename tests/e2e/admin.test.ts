@@ -2,10 +2,10 @@
 // gets a sign-in prompt, a plain parent is refused, an admin publishes and sees the run succeed.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createEmulatorUser } from '../helpers/auth-emulator.ts';
-import { expectNoAxeViolations, launchBrowser, waitForIsland } from '../helpers/browser.ts';
+import { expectNoAxeViolations, launchBrowser, signInWithEmail, waitForIsland } from '../helpers/browser.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 let browser: Browser;
@@ -19,17 +19,6 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function signIn(page: Page, email: string, password: string): Promise<void> {
-  await page.locator('[data-testid=sign-in-button]').click();
-  const dialog = page.getByRole('dialog');
-  await dialog.getByRole('button', { name: 'Continue with Email' }).click();
-  await dialog.getByLabel('Email').fill(email);
-  await dialog.getByRole('button', { name: 'Continue', exact: true }).click();
-  await dialog.getByLabel('Password').fill(password);
-  await dialog.getByRole('button', { name: 'Sign In', exact: true }).click();
-  await dialog.waitFor({ state: 'hidden' });
-}
-
 describe('the admin publishing page', () => {
   it('prompts, refuses a parent, and lets an admin publish', async () => {
     const host = inject('authEmulatorHost');
@@ -42,7 +31,7 @@ describe('the admin publishing page', () => {
     await waitForIsland(page, 'AdminPublish');
     await page.getByText('Sign in with an admin account to publish posts.').waitFor();
 
-    await signIn(page, editor.email, password);
+    await signInWithEmail(page, editor.email, password);
     await page.getByText('Only admins may publish.').waitFor();
 
     // An editor is made an admin with the documented command, against the server's database.

@@ -4,7 +4,13 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createEmulatorUser } from '../helpers/auth-emulator.ts';
-import { expectNoAxeViolations, launchBrowser } from '../helpers/browser.ts';
+import {
+  closePage,
+  expectNoAxeViolations,
+  launchBrowser,
+  openPage,
+  signInWithEmail,
+} from '../helpers/browser.ts';
 
 interface PostSummary {
   postId: number;
@@ -39,24 +45,7 @@ async function getComments(base: string, postId: number): Promise<ApiComment[]> 
   return (await (await fetch(`${base}/api/blog/posts/${postId}/comments`)).json()) as ApiComment[];
 }
 
-const pageErrors = new WeakMap<Page, string[]>();
-
-async function newPage(): Promise<Page> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  page.setDefaultTimeout(TIMEOUT);
-  // Uncaught errors, including React's hydration failures (an island hydrating against a store
-  // another island has already changed).
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  pageErrors.set(page, errors);
-  return page;
-}
-
-async function closePage(page: Page): Promise<void> {
-  expect(pageErrors.get(page)).toEqual([]);
-  await page.context().close();
-}
+const newPage = () => openPage(browser, TIMEOUT);
 
 /** Opens a post and waits for the comments island and its thread. */
 async function openPost(page: Page, base: string, slug: string): Promise<void> {
@@ -67,17 +56,6 @@ async function openPost(page: Page, base: string, slug: string): Promise<void> {
   await heading.scrollIntoViewIfNeeded();
 }
 
-/** Signs in through the nav's dialog with email and password (the account must exist). */
-async function signIn(page: Page, email: string, password: string): Promise<void> {
-  await page.locator('[data-testid=sign-in-button]').click();
-  const dialog = page.getByRole('dialog');
-  await dialog.getByRole('button', { name: 'Continue with Email' }).click();
-  await dialog.getByLabel('Email').fill(email);
-  await dialog.getByRole('button', { name: 'Continue', exact: true }).click();
-  await dialog.getByLabel('Password').fill(password);
-  await dialog.getByRole('button', { name: 'Sign In', exact: true }).click();
-  await dialog.waitFor({ state: 'hidden' });
-}
 
 const likeButton = (page: Page) => page.getByRole('button', { name: /^Like this post, \d+ likes?$/ });
 
@@ -128,7 +106,7 @@ describe('community islands, signed in (Auth emulator)', () => {
     });
     const page = await newPage();
     await openPost(page, base, post!.slug);
-    await signIn(page, user.email, 'correct-horse-9');
+    await signInWithEmail(page, user.email, 'correct-horse-9');
     const before = post!.likeCount;
     await page.waitForFunction(
       (name) => document.querySelector(`button[aria-label="${name}"][aria-pressed="false"]`) !== null,
@@ -177,7 +155,7 @@ describe('community islands, signed in (Auth emulator)', () => {
     });
     const page = await newPage();
     await openPost(page, base, post!.slug);
-    await signIn(page, user.email, 'correct-horse-9');
+    await signInWithEmail(page, user.email, 'correct-horse-9');
 
     const box = page.getByLabel(`Comment as ${name}`);
     const postButton = page.getByRole('button', { name: 'Post Comment' });

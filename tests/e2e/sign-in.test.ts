@@ -4,7 +4,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createEmulatorUser } from '../helpers/auth-emulator.ts';
-import { launchBrowser } from '../helpers/browser.ts';
+import { closePage, launchBrowser, openPage } from '../helpers/browser.ts';
 
 let browser: Browser;
 const TIMEOUT = 15_000;
@@ -17,22 +17,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const pageErrors = new WeakMap<Page, string[]>();
-
-async function newPage(): Promise<Page> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  page.setDefaultTimeout(TIMEOUT);
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  pageErrors.set(page, errors);
-  return page;
-}
-
-async function closePage(page: Page): Promise<void> {
-  expect(pageErrors.get(page)).toEqual([]);
-  await page.context().close();
-}
+const newPage = () => openPage(browser, TIMEOUT);
 
 const signInButton = (page: Page) => page.locator('[data-testid=sign-in-button]');
 const accountButton = (page: Page, name: string) =>

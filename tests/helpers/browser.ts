@@ -37,3 +37,37 @@ export async function waitForIsland(page: Page, component: string): Promise<void
     component,
   );
 }
+
+const pageErrors = new WeakMap<Page, string[]>();
+
+/**
+ * A page in its own browser context that records uncaught errors, including React's hydration
+ * failures (an island hydrating against a store another island has already changed).
+ */
+export async function openPage(browser: Browser, timeoutMs = 15_000): Promise<Page> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  page.setDefaultTimeout(timeoutMs);
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  pageErrors.set(page, errors);
+  return page;
+}
+
+/** Fails on any uncaught error the page saw, then closes its context. */
+export async function closePage(page: Page): Promise<void> {
+  expect(pageErrors.get(page) ?? []).toEqual([]);
+  await page.context().close();
+}
+
+/** Signs in through the navigation's dialog with email and password (the account must exist). */
+export async function signInWithEmail(page: Page, email: string, password: string): Promise<void> {
+  await page.locator('[data-testid=sign-in-button]').click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('button', { name: 'Continue with Email' }).click();
+  await dialog.getByLabel('Email').fill(email);
+  await dialog.getByRole('button', { name: 'Continue', exact: true }).click();
+  await dialog.getByLabel('Password').fill(password);
+  await dialog.getByRole('button', { name: 'Sign In', exact: true }).click();
+  await dialog.waitFor({ state: 'hidden' });
+}

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import type { Comment, Reply } from '../../../api/db/queries/community.ts';
 import { demoRole } from '../../lib/demo-comments.ts';
 import { Avatar } from './Avatar.tsx';
-import { HeartIcon, ReplyIcon, ShieldIcon, StarBadgeIcon } from './icons.tsx';
+import { HeartIcon, ReplyIcon, ShieldIcon, StarBadgeIcon } from '../../components/icons.tsx';
 
 /** 'Comment like' and 'Reply' as the viewer may use them. */
 export interface CommentActions {

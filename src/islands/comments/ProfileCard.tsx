@@ -1,29 +1,13 @@
 import type { StoreValue } from 'nanostores';
-import { type $auth, exitDemoMode } from '../../stores/auth.ts';
+import { type $auth, accountEmail, accountName, exitDemoMode } from '../../stores/auth.ts';
 import { Avatar } from './Avatar.tsx';
-import { ShieldIcon } from './icons.tsx';
-
-function RoleBadge({ role }: { role: string | undefined }) {
-  const base = 'inline-flex items-center gap-1 rounded-full px-2.5 py-0.5 text-xs font-semibold';
-  if (role === 'admin') {
-    return (
-      <span className={`${base} bg-purple-100 text-purple-800`}>
-        <ShieldIcon className="h-3.5 w-3.5" />
-        Admin
-      </span>
-    );
-  }
-  if (role === 'moderator') return <span className={`${base} bg-blue-100 text-blue-800`}>Moderator</span>;
-  return <span className={`${base} bg-gray-100 text-gray-700`}>Member</span>;
-}
-
-const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+import { RoleBadge, UserTypeBadge } from './badges.tsx';
 
 /** The sidebar card for a signed-in reader: who they are and their role (spec §6). */
 export function ProfileCard({ auth }: { auth: StoreValue<typeof $auth> }) {
   const { user, profile, demoMode } = auth;
-  const name = profile?.display_name || user?.displayName || 'User';
-  const email = profile?.email || user?.email || '';
+  const name = accountName(auth);
+  const email = accountEmail(auth);
   const userTypes = profile?.user_type ?? [];
   return (
     <div className="border-sand rounded-2xl border bg-white p-5 shadow-sm">
@@ -40,9 +24,7 @@ export function ProfileCard({ auth }: { auth: StoreValue<typeof $auth> }) {
         </li>
         {userTypes.map((type) => (
           <li key={type}>
-            <span className="bg-brand-light text-brand-dark inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold">
-              {capitalise(type)}
-            </span>
+            <UserTypeBadge type={type} />
           </li>
         ))}
       </ul>

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { signInWithGoogle, startDemoMode } from '../../stores/auth.ts';
-import { GoogleIcon } from './icons.tsx';
+import { GoogleIcon } from '../../components/icons.tsx';
 import { signInErrorMessage } from './messages.ts';
 
 /** The sidebar card for signed-out readers: Google sign-in, or demo mode where it is not set up. */

@@ -4,6 +4,7 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState } from 'react';
 import { $searchOpen } from '../../stores/ui.ts';
+import { CloseIcon } from '../../components/icons.tsx';
 
 interface PagefindResult {
   url: string;
@@ -135,16 +136,7 @@ export default function SearchPanel({ returnFocus }: { returnFocus: () => void }
             className="text-muted hover:bg-sand absolute top-4 right-4 rounded-md p-2"
             aria-label="Close search"
           >
-            <svg
-              aria-hidden="true"
-              viewBox="0 0 24 24"
-              className="h-5 w-5"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="2"
-            >
-              <path d="M6 6l12 12M18 6 6 18" strokeLinecap="round" />
-            </svg>
+            <CloseIcon className="h-5 w-5" />
           </Dialog.Close>
         </Dialog.Content>
       </Dialog.Portal>

@@ -1,74 +1,78 @@
 // Small inline icons (decorative: aria-hidden; the text beside them carries the meaning).
 
+import type { ReactNode } from 'react';
+
 interface IconProps {
   className?: string;
 }
 
-export function HeartIcon({ filled = false, className }: IconProps & { filled?: boolean }) {
+/** The 24 px stroked outline every icon here shares. */
+function Outline({ className, fill = 'none', children }: IconProps & { fill?: string; children: ReactNode }) {
   return (
     <svg
       aria-hidden="true"
       viewBox="0 0 24 24"
       className={className}
-      fill={filled ? 'currentColor' : 'none'}
-      stroke="currentColor"
-      strokeWidth="2"
-      strokeLinejoin="round"
-    >
-      <path d="M12 20.5s-7.5-4.6-9.3-9.4C1.5 7.9 3.6 4.5 7 4.5c2.1 0 3.5 1.1 5 3 1.5-1.9 2.9-3 5-3 3.4 0 5.5 3.4 4.3 6.6-1.8 4.8-9.3 9.4-9.3 9.4Z" />
-    </svg>
-  );
-}
-
-export function ShieldIcon({ className }: IconProps) {
-  return (
-    <svg
-      aria-hidden="true"
-      viewBox="0 0 24 24"
-      className={className}
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      strokeLinejoin="round"
-    >
-      <path d="M12 3 4.5 6v5.5c0 4.6 3.2 8.3 7.5 9.5 4.3-1.2 7.5-4.9 7.5-9.5V6L12 3Z" />
-      <path d="m9 12 2 2 4-4" strokeLinecap="round" />
-    </svg>
-  );
-}
-
-export function StarBadgeIcon({ className }: IconProps) {
-  return (
-    <svg
-      aria-hidden="true"
-      viewBox="0 0 24 24"
-      className={className}
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      strokeLinejoin="round"
-    >
-      <circle cx="12" cy="12" r="9" />
-      <path d="m12 7.5 1.4 2.9 3.1.4-2.3 2.2.6 3.1-2.8-1.5-2.8 1.5.6-3.1-2.3-2.2 3.1-.4L12 7.5Z" />
-    </svg>
-  );
-}
-
-export function ReplyIcon({ className }: IconProps) {
-  return (
-    <svg
-      aria-hidden="true"
-      viewBox="0 0 24 24"
-      className={className}
-      fill="none"
+      fill={fill}
       stroke="currentColor"
       strokeWidth="2"
       strokeLinecap="round"
       strokeLinejoin="round"
     >
+      {children}
+    </svg>
+  );
+}
+
+export function HeartIcon({ filled = false, className }: IconProps & { filled?: boolean }) {
+  return (
+    <Outline className={className} fill={filled ? 'currentColor' : 'none'}>
+      <path d="M12 20.5s-7.5-4.6-9.3-9.4C1.5 7.9 3.6 4.5 7 4.5c2.1 0 3.5 1.1 5 3 1.5-1.9 2.9-3 5-3 3.4 0 5.5 3.4 4.3 6.6-1.8 4.8-9.3 9.4-9.3 9.4Z" />
+    </Outline>
+  );
+}
+
+export function ShieldIcon({ className }: IconProps) {
+  return (
+    <Outline className={className}>
+      <path d="M12 3 4.5 6v5.5c0 4.6 3.2 8.3 7.5 9.5 4.3-1.2 7.5-4.9 7.5-9.5V6L12 3Z" />
+      <path d="m9 12 2 2 4-4" strokeLinecap="round" />
+    </Outline>
+  );
+}
+
+export function StarBadgeIcon({ className }: IconProps) {
+  return (
+    <Outline className={className}>
+      <circle cx="12" cy="12" r="9" />
+      <path d="m12 7.5 1.4 2.9 3.1.4-2.3 2.2.6 3.1-2.8-1.5-2.8 1.5.6-3.1-2.3-2.2 3.1-.4L12 7.5Z" />
+    </Outline>
+  );
+}
+
+export function ReplyIcon({ className }: IconProps) {
+  return (
+    <Outline className={className}>
       <path d="M9 14 4 9l5-5" />
       <path d="M4 9h10.5a5.5 5.5 0 0 1 0 11H11" />
-    </svg>
+    </Outline>
+  );
+}
+
+export function CloseIcon({ className }: IconProps) {
+  return (
+    <Outline className={className}>
+      <path d="M6 6l12 12M18 6 6 18" />
+    </Outline>
+  );
+}
+
+export function SearchIcon({ className }: IconProps) {
+  return (
+    <Outline className={className}>
+      <circle cx="11" cy="11" r="7" />
+      <path d="m20 20-3.5-3.5" />
+    </Outline>
   );
 }
 
