@@ -56,7 +56,6 @@ async function openPost(page: Page, base: string, slug: string): Promise<void> {
   await heading.scrollIntoViewIfNeeded();
 }
 
-
 const likeButton = (page: Page) => page.getByRole('button', { name: /^Like this post, \d+ likes?$/ });
 
 async function likeState(page: Page): Promise<{ pressed: string | null; name: string | null }> {
