@@ -2,22 +2,20 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { InvalidTokenError } from './auth/verifier.ts';
-import { createRateLimiter } from './middleware/rate-limit.ts';
+import { COMMENTS_PER_MINUTE, MAX_BODY_BYTES, WRITES_PER_MINUTE } from './contract.ts';
+import { createViewBuffer } from './lib/view-buffer.ts';
+import { createMemoryRateLimiter } from './middleware/rate-limit.ts';
 import { readCache } from './middleware/read-cache.ts';
 import { accountRoutes } from './routes/account.ts';
 import { adminRoutes } from './routes/admin.ts';
-import { blogRoutes } from './routes/blog.ts';
+import { commentRoutes } from './routes/comments.ts';
 import { communityRoutes } from './routes/community.ts';
-import { postCommunityRoutes } from './routes/community-writes.ts';
 import { itemsRoutes } from './routes/items.ts';
+import { postRoutes } from './routes/posts.ts';
 import { profileRoutes } from './routes/profile.ts';
 import type { AppDeps, AppEnv } from './types.ts';
 
 export type { AppDeps } from './types.ts';
-
-export const MAX_BODY_BYTES = 16 * 1024;
-export const COMMENTS_PER_MINUTE = 5;
-export const WRITES_PER_MINUTE = 600;
 
 const notConfigured = async (): Promise<never> => {
   throw new InvalidTokenError('sign-in is not configured for this app');
@@ -28,8 +26,9 @@ export function createApp(input: Partial<AppDeps> & Pick<AppDeps, 'db'>) {
   const deps: AppDeps = {
     now: () => new Date(),
     verifyToken: notConfigured,
-    commentLimiter: createRateLimiter({ limit: COMMENTS_PER_MINUTE, windowMs: 60_000 }),
-    writeLimiter: createRateLimiter({ limit: WRITES_PER_MINUTE, windowMs: 60_000 }),
+    commentLimiter: createMemoryRateLimiter({ limit: COMMENTS_PER_MINUTE, windowMs: 60_000 }),
+    writeLimiter: createMemoryRateLimiter({ limit: WRITES_PER_MINUTE, windowMs: 60_000 }),
+    views: input.views ?? createViewBuffer(input.db),
     ...input,
   };
 
@@ -58,8 +57,8 @@ export function createApp(input: Partial<AppDeps> & Pick<AppDeps, 'db'>) {
     })
     .route('/items', itemsRoutes)
     .route('/community', communityRoutes)
-    .route('/blog', blogRoutes)
-    .route('/blog', postCommunityRoutes)
+    .route('/blog', postRoutes)
+    .route('/blog', commentRoutes)
     .route('/profile', profileRoutes)
     .route('/account', accountRoutes)
     .route('/admin', adminRoutes);

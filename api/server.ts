@@ -7,6 +7,7 @@ import { Hono } from 'hono';
 import { compress } from 'hono/compress';
 import { type AppDeps, createApp } from './app.ts';
 import type { DB } from './db/database.ts';
+import { createViewBuffer } from './lib/view-buffer.ts';
 import { type CspOptions, securityHeaders } from './middleware/security-headers.ts';
 
 export interface ServerOptions {
@@ -44,8 +45,9 @@ export function createSiteApp({
 
   site.use(securityHeaders(distDir, csp ?? {}));
   site.use(compress());
-  site.all('/api/*', (c) => api.fetch(c.req.raw));
-  site.all('/api', (c) => api.fetch(c.req.raw));
+  // The node-server environment goes along, so the API sees the client's socket address.
+  site.all('/api/*', (c) => api.fetch(c.req.raw, c.env));
+  site.all('/api', (c) => api.fetch(c.req.raw, c.env));
 
   site.get('/privacy', (c) => c.redirect('/privacy-policy', 301));
 
@@ -85,7 +87,8 @@ export function createSiteApp({
 }
 
 export function startServer(options: ServerOptions): Promise<RunningServer> {
-  const site = createSiteApp(options);
+  const views = options.deps?.views ?? createViewBuffer(options.db);
+  const site = createSiteApp({ ...options, deps: { ...options.deps, views } });
   return new Promise((resolve, reject) => {
     const server = serve(
       { fetch: site.fetch, hostname: options.host, port: options.port },
@@ -98,7 +101,11 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
           close: () =>
             (closing ??= new Promise<void>((done) => {
               server.close(() => {
-                void options.db.destroy().then(done, done);
+                // Views still waiting are written before the database closes.
+                void views
+                  .flush()
+                  .then(() => options.db.destroy())
+                  .then(done, done);
               });
               // Idle keep-alive sockets would hold close() open; in-flight requests still finish.
               if ('closeIdleConnections' in server) server.closeIdleConnections();

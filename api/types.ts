@@ -1,8 +1,16 @@
 import type { Identity, TokenVerifier } from './auth/verifier.ts';
+import type { PublishRun, PublishStatus, UserProfile } from './contract.ts';
 import type { DB } from './db/database.ts';
-import type { UserProfile } from './db/queries/profiles.ts';
+import type { ViewBuffer } from './lib/view-buffer.ts';
+import type { Changed } from './middleware/read-cache.ts';
 import type { RateLimiter } from './middleware/rate-limit.ts';
-import type { PublishService } from './publish-types.ts';
+
+/** What the API needs of the publisher; scripts/lib/publisher.ts implements it. */
+export interface PublishService {
+  /** Starts a run, or queues one follow-up run when a run is already in progress. */
+  request: (trigger: string) => PublishRun;
+  status: () => PublishStatus;
+}
 
 /** What the app needs from the outside world; tests and the build pass their own. */
 export interface AppDeps {
@@ -11,9 +19,12 @@ export interface AppDeps {
   now: () => Date;
   /** Verifies ID tokens (firebase-admin in production, the Auth emulator in tests). */
   verifyToken: TokenVerifier;
-  /** Limits writes per user (comments: 5 a minute). */
+  /** Limits comments per parent (the product rule: 5 a minute). */
   commentLimiter: RateLimiter;
+  /** Limits other writes per parent or per address. */
   writeLimiter: RateLimiter;
+  /** Post views, written in batches. */
+  views: ViewBuffer;
   /** The publishing pipeline, when this process runs one (the server does; the build does not). */
   publisher?: PublishService;
   /** Reuse anonymous read answers for this long (the server turns it on; tests and the build do not). */
@@ -23,7 +34,22 @@ export interface AppDeps {
 export interface AppEnv {
   Variables: {
     deps: AppDeps;
-    user?: Identity;
-    profile?: UserProfile;
+    /** What a write changed, for the read cache (api/middleware/read-cache.ts). */
+    changed?: Changed;
+  };
+}
+
+/** The context after requireUser: a verified identity and its profile. */
+export interface UserEnv extends AppEnv {
+  Variables: AppEnv['Variables'] & {
+    user: Identity;
+    profile: UserProfile;
+  };
+}
+
+/** The context after optionalUser: an identity when a valid token was sent. */
+export interface MaybeUserEnv extends AppEnv {
+  Variables: AppEnv['Variables'] & {
+    user: Identity | null;
   };
 }

@@ -4,9 +4,9 @@ import path from 'node:path';
 import { loadContent } from '../api/db/content.ts';
 import { syncContent } from '../api/db/sync.ts';
 import { createVerifier } from '../api/auth/create-verifier.ts';
-import { isDemoApiKey } from '../api/auth/demo.ts';
+import { isDemoApiKey } from '../api/contract.ts';
 import { prepareDatabase } from '../api/db/prepare.ts';
-import { createRateLimiter } from '../api/middleware/rate-limit.ts';
+import { createMemoryRateLimiter } from '../api/middleware/rate-limit.ts';
 import { startServer } from '../api/server.ts';
 import { buildSite, needsBuild } from './lib/build.ts';
 import { loadEnv } from './lib/env.ts';
@@ -47,8 +47,8 @@ const server = await startServer({
   deps: {
     verifyToken: createVerifier(env),
     publisher,
-    commentLimiter: createRateLimiter({ limit: env.RATE_LIMIT_COMMENTS_PER_MINUTE, windowMs: 60_000 }),
-    writeLimiter: createRateLimiter({ limit: env.RATE_LIMIT_WRITES_PER_MINUTE, windowMs: 60_000 }),
+    commentLimiter: createMemoryRateLimiter({ limit: env.RATE_LIMIT_COMMENTS_PER_MINUTE, windowMs: 60_000 }),
+    writeLimiter: createMemoryRateLimiter({ limit: env.RATE_LIMIT_WRITES_PER_MINUTE, windowMs: 60_000 }),
     // Anonymous reads are reused for a second; any write through the API clears them.
     readCacheMs: 1_000,
   },

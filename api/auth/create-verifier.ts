@@ -1,6 +1,9 @@
+import { DEMO_TOKEN, DEMO_USER, isDemoApiKey } from '../contract.ts';
 import type { Env } from '../env.ts';
-import { DEMO_IDENTITY, DEMO_TOKEN, isDemoApiKey } from './demo.ts';
-import { createFirebaseVerifier, InvalidTokenError, type TokenVerifier } from './verifier.ts';
+import { createFirebaseVerifier, type Identity, InvalidTokenError, type TokenVerifier } from './verifier.ts';
+
+/** The demo parent, who stands behind the demo token (docs/product.md, "Demo mode"). */
+export const DEMO_IDENTITY: Identity = { ...DEMO_USER, picture: null };
 
 /**
  * The server's token verifier. In demo mode only the fixed demo token is accepted (it stands for

@@ -1,39 +1,47 @@
 import { createMiddleware } from 'hono/factory';
+import type { Identity } from '../auth/verifier.ts';
 import { getOrCreateProfile } from '../db/queries/profiles.ts';
-import type { AppEnv } from '../types.ts';
+import type { AppDeps, MaybeUserEnv, UserEnv } from '../types.ts';
 
 const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]{1,4096})$/;
+
+type Verified = { identity: Identity } | { error: string };
+
+/** Verifies an Authorization header; null when none was sent. */
+async function verify(header: string | undefined, deps: AppDeps): Promise<Verified | null> {
+  if (header === undefined) return null;
+  const match = BEARER.exec(header);
+  if (!match?.[1]) return { error: 'Authentication required: malformed Authorization header' };
+  try {
+    return { identity: await deps.verifyToken(match[1]) };
+  } catch {
+    return { error: 'Invalid or expired token: sign in again' };
+  }
+}
 
 /**
  * Requires a valid ID token (`Authorization: Bearer <token>`) and loads the caller's profile
  * (created on the first call). Anything else is a 401 that says what was wrong.
  */
-export const requireUser = createMiddleware<AppEnv>(async (c, next) => {
-  const header = c.req.header('Authorization');
-  if (!header) return c.json({ error: 'Authentication required: send an Authorization: Bearer token' }, 401);
-  const match = BEARER.exec(header);
-  if (!match) return c.json({ error: 'Authentication required: malformed Authorization header' }, 401);
-  const { verifyToken, db, now } = c.var.deps;
-  let identity;
-  try {
-    identity = await verifyToken(match[1]!);
-  } catch {
-    return c.json({ error: 'Invalid or expired token: sign in again' }, 401);
+export const requireUser = createMiddleware<UserEnv>(async (c, next) => {
+  const verified = await verify(c.req.header('Authorization'), c.var.deps);
+  if (verified === null) {
+    return c.json({ error: 'Authentication required: send an Authorization: Bearer token' }, 401);
   }
-  c.set('user', identity);
-  c.set('profile', await getOrCreateProfile(db, identity, now()));
+  if ('error' in verified) return c.json({ error: verified.error }, 401);
+  const { db, now } = c.var.deps;
+  c.set('user', verified.identity);
+  c.set('profile', await getOrCreateProfile(db, verified.identity, now()));
   await next();
 });
 
-/** Reads the caller's identity when a valid token is sent; anonymous otherwise (never a 401). */
-export const optionalUser = createMiddleware<AppEnv>(async (c, next) => {
-  const match = BEARER.exec(c.req.header('Authorization') ?? '');
-  if (match) {
-    try {
-      c.set('user', await c.var.deps.verifyToken(match[1]!));
-    } catch {
-      // An expired token on a read is treated as anonymous: the page still shows the counts.
-    }
-  }
+/**
+ * For reads that anyone may make: no token means anonymous, but a token that is sent must be
+ * valid (401 otherwise), so a client never mistakes an expired session for a signed-out one.
+ */
+export const optionalUser = createMiddleware<MaybeUserEnv>(async (c, next) => {
+  const verified = await verify(c.req.header('Authorization'), c.var.deps);
+  if (verified !== null && 'error' in verified) return c.json({ error: verified.error }, 401);
+  c.set('user', verified?.identity ?? null);
   await next();
 });

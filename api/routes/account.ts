@@ -1,35 +1,16 @@
 import { Hono } from 'hono';
-import { getConnInfo } from '@hono/node-server/conninfo';
-import { z } from 'zod';
+import { limitPerAddress, tooQuickly } from '../middleware/rate-limit.ts';
 import { validate } from '../middleware/validate.ts';
 import type { AppEnv } from '../types.ts';
+import { deletionRequestBody } from './schemas.ts';
 
-const deletionRequest = z.object({
-  email: z.email('must be a valid email address').max(254),
-  reason: z.string().trim().max(200).nullable().default(null),
-  additionalInfo: z.string().trim().max(2000, 'must be at most 2000 characters').nullable().default(null),
-  confirmed: z.literal(true, 'must be true: confirm that you understand deletion is permanent'),
-});
-
-function clientKey(c: Parameters<typeof getConnInfo>[0]): string {
-  try {
-    return getConnInfo(c).remote.address ?? 'unknown';
-  } catch {
-    return 'in-process';
-  }
-}
-
-/** The first-party account deletion form (design decision 8). */
+/** The first-party account deletion form (docs/product.md, "Account deletion"). */
 export const accountRoutes = new Hono<AppEnv>().post(
   '/deletion-requests',
-  validate('json', deletionRequest),
+  limitPerAddress('deletion', tooQuickly('requests')),
+  validate('json', deletionRequestBody),
   async (c) => {
-    const { db, now, writeLimiter } = c.var.deps;
-    const limit = writeLimiter.hit(`deletion:${clientKey(c)}`);
-    if (!limit.allowed) {
-      c.header('Retry-After', String(limit.retryAfterSeconds));
-      return c.json({ error: `Too many requests. Try again in ${limit.retryAfterSeconds} s.` }, 429);
-    }
+    const { db, now } = c.var.deps;
     const body = c.req.valid('json');
     await db
       .insertInto('deletion_requests')
@@ -40,6 +21,7 @@ export const accountRoutes = new Hono<AppEnv>().post(
         created_at: now().toISOString(),
       })
       .execute();
+    c.set('changed', []);
     return c.json({ received: true }, 201);
   },
 );

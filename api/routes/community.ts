@@ -1,15 +1,16 @@
 import { Hono } from 'hono';
+import { COMMUNITY_FEED_DEFAULT, type CommunityCount } from '../contract.ts';
 import { countPublishedPosts, listCommunityFeed } from '../db/queries/posts.ts';
 import { validate } from '../middleware/validate.ts';
 import type { AppEnv } from '../types.ts';
 import { limitQuery } from './schemas.ts';
 
 export const communityRoutes = new Hono<AppEnv>()
-  .get('/feed', validate('query', limitQuery(3)), async (c) => {
+  .get('/feed', validate('query', limitQuery(COMMUNITY_FEED_DEFAULT)), async (c) => {
     const { db, now } = c.var.deps;
     return c.json(await listCommunityFeed(db, now(), c.req.valid('query').limit));
   })
   .get('/count', async (c) => {
     const { db, now } = c.var.deps;
-    return c.json({ total: await countPublishedPosts(db, now()) });
+    return c.json<CommunityCount>({ total: await countPublishedPosts(db, now()) });
   });

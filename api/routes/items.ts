@@ -1,10 +1,9 @@
 import { Hono } from 'hono';
+import { FEATURED_ITEMS_DEFAULT } from '../contract.ts';
 import { countItemsByCategory, listFeaturedItems, listItems } from '../db/queries/items.ts';
 import { validate } from '../middleware/validate.ts';
 import type { AppEnv } from '../types.ts';
 import { limitQuery } from './schemas.ts';
-
-export const FEATURED_ITEMS_DEFAULT = 4;
 
 export const itemsRoutes = new Hono<AppEnv>()
   .get('/', async (c) => c.json(await listItems(c.var.deps.db)))

@@ -1,7 +1,8 @@
 import { loadContent } from '../../api/db/content.ts';
 import type { DB } from '../../api/db/database.ts';
 import { syncContent } from '../../api/db/sync.ts';
-import type { PublishRun, PublishService, PublishStatus } from '../../api/publish-types.ts';
+import type { PublishRun, PublishStatus } from '../../api/contract.ts';
+import type { PublishService } from '../../api/types.ts';
 import { buildSite } from './build.ts';
 
 export interface PublisherOptions {

@@ -1,5 +1,5 @@
 // The selected blog category's own feed (issue 5: a feed per category, linked from the list).
-import type { BlogCategory } from '../../api/db/queries/posts.ts';
+import type { BlogCategory } from '../../api/contract.ts';
 
 export default function CategoryFeedLink({ category }: { category: BlogCategory }) {
   return (

@@ -1,7 +1,7 @@
 // A marketplace item as a card (spec §3 Item). Rendered in the static HTML and by the category
 // filter island, so both look the same.
 import { ITEM_CATEGORIES, ITEM_RATING, MARKETPLACE_URL } from '../config.ts';
-import type { Item } from '../../api/db/queries/items.ts';
+import type { Item } from '../../api/contract.ts';
 import { ageGroupLabel, conditionLabel, formatPrice } from '../lib/format.ts';
 import CategoryIcon from './CategoryIcon.tsx';
 

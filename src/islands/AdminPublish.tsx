@@ -2,8 +2,8 @@
 // Admins only; everyone else sees why, with a way to sign in.
 import { useStore } from '@nanostores/react';
 import { useCallback, useEffect, useState } from 'react';
-import type { PublishRun, PublishStatus } from '../../api/publish-types.ts';
-import { apiRequest, errorMessage } from '../lib/api-client.ts';
+import { isAdmin as isAdminRole, type PublishStatus } from '../../api/contract.ts';
+import { api, errorMessage, read, withToken } from '../lib/api.ts';
 import { $auth, getIdToken, initAuth } from '../stores/auth.ts';
 import { $signInOpen } from '../stores/ui.ts';
 
@@ -16,14 +16,14 @@ export default function AdminPublish() {
   const [status, setStatus] = useState<PublishStatus | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
-  const isAdmin = auth.profile?.role === 'admin' && !auth.demoMode;
+  const isAdmin = isAdminRole(auth.profile?.role) && !auth.demoMode;
 
   useEffect(() => initAuth(), []);
 
   const refresh = useCallback(async () => {
     try {
       const token = await getIdToken();
-      setStatus(await apiRequest<PublishStatus>('/api/admin/publish', { token }));
+      setStatus(await read(api.admin.publish.$get(undefined, withToken(token))));
       setError(null);
     } catch (failure) {
       setError(errorMessage(failure));
@@ -45,7 +45,7 @@ export default function AdminPublish() {
     setPending(true);
     try {
       const token = await getIdToken();
-      await apiRequest<PublishRun>('/api/admin/publish', { method: 'POST', token });
+      await read(api.admin.publish.$post(undefined, withToken(token)));
       await refresh();
     } catch (failure) {
       setError(errorMessage(failure));

@@ -2,10 +2,10 @@
 // first page of all posts; a category or page in the URL, or a click, loads the full list once
 // from /api/blog/posts (with a skeleton) and keeps the choice in the URL.
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import type { BlogCategory, BlogPost } from '../../api/db/queries/posts.ts';
+import type { BlogCategory } from '../../api/contract.ts';
 import CategoryFeedLink from '../components/CategoryFeedLink.tsx';
 import PostCard from '../components/PostCard.tsx';
-import { apiRequest } from '../lib/api-client.ts';
+import { api, read } from '../lib/api.ts';
 import {
   blogHref,
   blogView,
@@ -49,7 +49,7 @@ export default function BlogList({ categories, initial }: Props) {
   useEffect(() => {
     if (!needsAll || loaded.state === 'ready') return;
     const controller = new AbortController();
-    apiRequest<BlogPost[]>('/api/blog/posts', { signal: controller.signal })
+    read(api.blog.posts.$get(undefined, { init: { signal: controller.signal } }))
       .then((posts) => setLoaded({ state: 'ready', posts: posts.map(summarize) }))
       .catch((error: unknown) => {
         if (controller.signal.aborted) return;

@@ -3,15 +3,15 @@
 // /api/items, scrolls there and offers Clear Filter.
 import { useRef, useState } from 'react';
 import { CATEGORY_FILTER_LIMIT, ITEM_CATEGORIES } from '../config.ts';
-import type { Item } from '../../api/db/queries/items.ts';
+import type { CategoryCounts, Item } from '../../api/contract.ts';
 import CategoryIcon from '../components/CategoryIcon.tsx';
 import ItemCard from '../components/ItemCard.tsx';
-import { apiRequest, errorMessage } from '../lib/api-client.ts';
+import { api, errorMessage, read } from '../lib/api.ts';
 import { countLabel } from '../lib/format.ts';
 
 interface Props {
   /** Category key → number of items (from /api/items/categories). */
-  counts: Record<string, number>;
+  counts: CategoryCounts;
   featured: Item[];
 }
 
@@ -36,7 +36,7 @@ export default function CategoryFilter({ counts, featured }: Props) {
     section.current?.scrollIntoView({ behavior: reduce ? 'auto' : 'smooth', block: 'start' });
     heading.current?.focus({ preventScroll: true });
     try {
-      allItems.current ??= apiRequest<Item[]>('/api/items');
+      allItems.current ??= read(api.items.$get());
       const items = await allItems.current;
       setFiltered({
         state: 'ready',

@@ -1,10 +1,19 @@
 import { useStore } from '@nanostores/react';
-import { useCallback, useEffect, useRef, useState } from 'react';
-import type { Comment, LikeStatus } from '../../api/db/queries/community.ts';
+import { useEffect, useRef, useState } from 'react';
+import type { Comment } from '../../api/contract.ts';
 import { DEMO_LOADING_DELAY_MS, DEMO_POSTING_DELAY_MS } from '../config.ts';
-import { apiRequest } from '../lib/api-client.ts';
-import { addDemoComment, demoComments, demoReply } from '../lib/demo-comments.ts';
-import { $auth, getIdToken, initAuth } from '../stores/auth.ts';
+import { demoComments, demoReply } from '../lib/demo-comments.ts';
+import { addToThread, countAll } from '../lib/thread.ts';
+import { $auth, accountName, initAuth } from '../stores/auth.ts';
+import {
+  likeComment,
+  loadMoreComments,
+  postComment,
+  type Thread,
+  threads,
+  useThread,
+} from '../stores/comments.ts';
+import { usePostStats } from '../stores/posts.ts';
 import { $signInOpen } from '../stores/ui.ts';
 import { CommentForm } from './comments/CommentForm.tsx';
 import { type CommentActions, CommentItem, replyButtonId } from './comments/CommentItem.tsx';
@@ -15,33 +24,35 @@ import { SignInCard } from './comments/SignInCard.tsx';
 interface Props {
   postId: number;
   slug: string;
-  /** The comment count in the static HTML; replaced by the live one after load. */
-  initialCount: number;
+  /** The post's numbers in the static HTML; replaced by the live ones after load. */
+  initialStats: { viewCount: number; likeCount: number; commentCount: number };
+  /** The thread's first page as it was at build time, so the page reads without JavaScript. */
+  initialThread: Thread;
 }
 
-type Thread = { state: 'loading' } | { state: 'error' } | { state: 'ready'; comments: Comment[] };
+type DemoThread = { state: 'loading' } | { state: 'ready'; comments: Comment[] };
 
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-const countAll = (comments: Comment[]) => comments.reduce((n, c) => n + 1 + c.replies.length, 0);
-
 /**
- * The post's discussion (spec §2, §4, §5, §8): the thread, the comment box and a sidebar card.
- * In demo mode the thread and posting are simulated in the page (decision 11).
+ * The post's discussion: the thread (first page in the static HTML, then live), the comment box
+ * and a sidebar card. In demo mode the thread and posting are simulated in the page.
  */
-export default function CommentsSection({ postId, initialCount }: Props) {
+export default function CommentsSection({ postId, slug, initialStats, initialThread }: Props) {
   // Hydrate with the state the static HTML was rendered with (the store's initial value): another
   // island may already have settled the store, and reading that here would break hydration.
   const auth = useStore($auth, { ssr: 'initial' });
   const signedIn = !auth.loading && auth.user !== null;
   // The simulated discussion is for the demo user only: in demo mode visitors start signed out
-  // and read the real thread (decision 11).
+  // and read the real thread.
   const demoMode = auth.demoMode && auth.user !== null;
-  const authorName = auth.profile?.display_name || auth.user?.displayName || 'User';
+  const authorName = accountName(auth);
 
-  const [thread, setThread] = useState<Thread>({ state: 'loading' });
-  const [reloadKey, setReloadKey] = useState(0);
+  const live = useThread(postId, initialThread);
+  const stats = usePostStats(slug, initialStats);
+  const [demo, setDemo] = useState<DemoThread>({ state: 'loading' });
   const [status, setStatus] = useState('');
+  const [more, setMore] = useState<'idle' | 'loading' | 'failed'>('idle');
 
   const [text, setText] = useState('');
   const [submitting, setSubmitting] = useState(false);
@@ -60,51 +71,32 @@ export default function CommentsSection({ postId, initialCount }: Props) {
     initAuth();
   }, []);
 
-  // Load (or simulate) the thread; again after every post, like or retry, and when demo mode
-  // starts or ends. A newer load wins over an older one.
+  // Demo mode's sample thread, after the simulated loading delay.
   useEffect(() => {
-    const controller = new AbortController();
-    (async () => {
-      if (demoMode) {
-        await wait(DEMO_LOADING_DELAY_MS);
-        return demoComments();
-      }
-      return apiRequest<Comment[]>(`/api/blog/posts/${postId}/comments`, { signal: controller.signal });
-    })().then(
-      (comments) => {
-        if (!controller.signal.aborted) setThread({ state: 'ready', comments });
-      },
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        console.error('Failed to load comments', error);
-        setThread({ state: 'error' });
-      },
-    );
-    return () => controller.abort();
-  }, [postId, demoMode, reloadKey]);
-
-  const reload = useCallback(() => setReloadKey((k) => k + 1), []);
+    if (!demoMode) return;
+    let current = true;
+    void wait(DEMO_LOADING_DELAY_MS).then(() => {
+      if (current) setDemo({ state: 'ready', comments: demoComments() });
+    });
+    return () => {
+      current = false;
+      setDemo({ state: 'loading' });
+    };
+  }, [demoMode]);
 
   /** Sends (or, in demo mode, simulates) a comment; throws so the caller keeps the text. */
   async function send(content: string, parentCommentId: number | null): Promise<void> {
     if (demoMode) {
       await wait(DEMO_POSTING_DELAY_MS);
       const comment = demoReply(content, authorName);
-      setThread((t) =>
+      setDemo((t) =>
         t.state === 'ready'
-          ? { state: 'ready', comments: addDemoComment(t.comments, comment, parentCommentId) }
+          ? { state: 'ready', comments: addToThread(t.comments, comment, parentCommentId) }
           : t,
       );
       return;
     }
-    const token = await getIdToken();
-    if (!token) throw new Error('Authentication required');
-    await apiRequest(`/api/blog/posts/${postId}/comments`, {
-      method: 'POST',
-      token,
-      body: { content: content.trim(), parentCommentId },
-    });
-    reload();
+    await postComment({ postId, slug }, content, parentCommentId);
   }
 
   async function submitComment() {
@@ -151,19 +143,28 @@ export default function CommentsSection({ postId, initialCount }: Props) {
     }
   }
 
-  async function likeComment(commentId: number) {
+  async function onLike(commentId: number) {
     if (likingId !== null || demoMode) return;
     setLikingId(commentId);
     try {
-      const token = await getIdToken();
-      if (!token) throw new Error('Authentication required');
-      await apiRequest<LikeStatus>(`/api/blog/comments/${commentId}/like`, { method: 'POST', token });
-      reload();
+      await likeComment(postId, commentId);
     } catch (error) {
-      // Spec §8: comment like failures are only logged.
+      // Comment like failures are only logged.
       console.error('Failed to like comment', error);
     } finally {
       setLikingId(null);
+    }
+  }
+
+  async function showMore() {
+    if (more === 'loading') return;
+    setMore('loading');
+    try {
+      await loadMoreComments(postId);
+      setMore('idle');
+    } catch (error) {
+      console.error('Failed to load more comments', error);
+      setMore('failed');
     }
   }
 
@@ -183,15 +184,21 @@ export default function CommentsSection({ postId, initialCount }: Props) {
   const actions: CommentActions = {
     canLike: signedIn && !demoMode,
     likingId,
-    onLike: likeComment,
+    onLike: (id) => void onLike(id),
     canReply: signedIn,
     replyingTo,
     onReply: toggleReply,
     demoMode,
   };
 
-  const replyTarget =
-    thread.state === 'ready' ? thread.comments.find((c) => c.comment_id === replyingTo) : undefined;
+  const comments: Comment[] | null = demoMode
+    ? demo.state === 'ready'
+      ? demo.comments
+      : null
+    : live.thread.comments;
+  const count = demoMode ? (comments ? countAll(comments) : 0) : stats.commentCount;
+
+  const replyTarget = comments?.find((c) => c.comment_id === replyingTo);
   const replyBox = replyTarget && (
     <CommentForm
       label={`Your reply to ${replyTarget.author_name}`}
@@ -207,8 +214,6 @@ export default function CommentsSection({ postId, initialCount }: Props) {
       rows={3}
     />
   );
-
-  const count = thread.state === 'ready' ? countAll(thread.comments) : initialCount;
 
   return (
     <div className="grid gap-8 lg:grid-cols-[minmax(0,1fr)_20rem]">
@@ -262,8 +267,20 @@ export default function CommentsSection({ postId, initialCount }: Props) {
           {status}
         </p>
 
-        <div className="mt-4" aria-busy={thread.state === 'loading' || undefined}>
-          {thread.state === 'loading' && (
+        <div className="mt-4" aria-busy={comments === null || undefined}>
+          {!demoMode && live.failed && (
+            <div role="alert" className="rounded-lg bg-red-50 p-4 text-red-800">
+              <p>{LOAD_FAILED}</p>
+              <button
+                type="button"
+                onClick={() => threads.store(String(postId)).invalidate()}
+                className="mt-2 rounded-lg border border-red-800 px-3 py-1.5 text-sm font-semibold hover:bg-red-100"
+              >
+                Retry
+              </button>
+            </div>
+          )}
+          {comments === null ? (
             <div className="animate-pulse space-y-6 py-5">
               <span className="sr-only">Loading comments…</span>
               {[0, 1].map((i) => (
@@ -277,39 +294,40 @@ export default function CommentsSection({ postId, initialCount }: Props) {
                 </div>
               ))}
             </div>
+          ) : comments.length === 0 ? (
+            <p className="text-muted py-8 text-center">
+              No comments yet. Be the first to share your thoughts!
+            </p>
+          ) : (
+            <ul aria-label="Comments" className="divide-sand divide-y">
+              {comments.map((comment) => (
+                <CommentItem
+                  key={comment.comment_id}
+                  comment={comment}
+                  actions={actions}
+                  replyBox={comment.comment_id === replyingTo ? replyBox : undefined}
+                />
+              ))}
+            </ul>
           )}
-          {thread.state === 'error' && (
-            <div role="alert" className="rounded-lg bg-red-50 p-4 text-red-800">
-              <p>{LOAD_FAILED}</p>
+          {!demoMode && live.thread.next !== null && (
+            <div className="mt-4 text-center">
               <button
                 type="button"
-                onClick={() => {
-                  setThread({ state: 'loading' });
-                  reload();
-                }}
-                className="mt-2 rounded-lg border border-red-800 px-3 py-1.5 text-sm font-semibold hover:bg-red-100"
+                onClick={() => void showMore()}
+                aria-disabled={more === 'loading' || undefined}
+                aria-busy={more === 'loading' || undefined}
+                className="border-brand text-brand-dark hover:bg-brand-light rounded-full border px-5 py-2 text-sm font-semibold aria-disabled:cursor-wait aria-disabled:opacity-70"
               >
-                Retry
+                {more === 'loading' ? 'Loading more comments…' : 'Show more comments'}
               </button>
+              {more === 'failed' && (
+                <p role="alert" className="mt-2 text-sm text-red-700">
+                  {LOAD_FAILED}. Please try again.
+                </p>
+              )}
             </div>
           )}
-          {thread.state === 'ready' &&
-            (thread.comments.length === 0 ? (
-              <p className="text-muted py-8 text-center">
-                No comments yet. Be the first to share your thoughts!
-              </p>
-            ) : (
-              <ul aria-label="Comments" className="divide-sand divide-y">
-                {thread.comments.map((comment) => (
-                  <CommentItem
-                    key={comment.comment_id}
-                    comment={comment}
-                    actions={actions}
-                    replyBox={comment.comment_id === replyingTo ? replyBox : undefined}
-                  />
-                ))}
-              </ul>
-            ))}
         </div>
       </div>
 

@@ -1,7 +1,8 @@
 // The first-party deletion form (design decision 8), used when the email-marketing provider's form
 // is not configured. It files the request through POST /api/account/deletion-requests.
 import { type SubmitEvent, useId, useState } from 'react';
-import { apiRequest, errorMessage } from '../lib/api-client.ts';
+import { DELETION_INFO_MAX } from '../../api/contract.ts';
+import { api, errorMessage, read } from '../lib/api.ts';
 
 const REASONS = ['I no longer need the account', 'Privacy concerns', 'I have a different account', 'Other'];
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -28,15 +29,16 @@ export default function DeletionRequestForm() {
     if (found.email || found.confirmed) return;
     setStatus({ state: 'submitting' });
     try {
-      await apiRequest('/api/account/deletion-requests', {
-        method: 'POST',
-        body: {
-          email: email.trim(),
-          reason: reason || null,
-          additionalInfo: additionalInfo.trim() || null,
-          confirmed,
-        },
-      });
+      await read(
+        api.account['deletion-requests'].$post({
+          json: {
+            email: email.trim(),
+            reason: reason || null,
+            additionalInfo: additionalInfo.trim() || null,
+            confirmed: true,
+          },
+        }),
+      );
       setStatus({ state: 'done' });
     } catch (error) {
       setStatus({ state: 'failed', message: errorMessage(error) });
@@ -100,7 +102,7 @@ export default function DeletionRequestForm() {
         <textarea
           id={`${id}-info`}
           rows={4}
-          maxLength={2000}
+          maxLength={DELETION_INFO_MAX}
           value={additionalInfo}
           onChange={(event) => setAdditionalInfo(event.target.value)}
           className={field}

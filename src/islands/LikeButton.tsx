@@ -1,54 +1,31 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState } from 'react';
-import type { LikeStatus } from '../../api/db/queries/community.ts';
-import { apiRequest, errorMessage } from '../lib/api-client.ts';
+import { errorMessage } from '../lib/api.ts';
 import { countLabel } from '../lib/format.ts';
-import { $auth, getIdToken, initAuth } from '../stores/auth.ts';
+import { $auth, initAuth } from '../stores/auth.ts';
+import { toggleLike, useLiked, usePostStats } from '../stores/posts.ts';
 import { toast } from '../stores/toast.ts';
 import { $signInOpen } from '../stores/ui.ts';
 import { HeartIcon } from '../components/icons.tsx';
 
 interface Props {
   slug: string;
-  /** The count in the static HTML; replaced by the live one after load. */
-  initialLikeCount: number;
+  /** The numbers in the static HTML; replaced by the live ones after load. */
+  initial: { viewCount: number; likeCount: number; commentCount: number };
 }
 
-/** The post's like toggle (spec §4 "Post like", §5, §8). The count always comes from the server. */
-export default function LikeButton({ slug, initialLikeCount }: Props) {
+/** The post's like toggle. The count always comes from the server, through the post's stats store. */
+export default function LikeButton({ slug, initial }: Props) {
   const auth = useStore($auth, { ssr: 'initial' });
-  const [status, setStatus] = useState<LikeStatus>({ liked: false, likeCount: initialLikeCount });
+  const uid = auth.loading ? null : (auth.user?.uid ?? null);
+  const { likeCount } = usePostStats(slug, initial);
+  const liked = useLiked(slug, auth.demoMode ? null : uid);
   const [pending, setPending] = useState(false);
   const inFlight = useRef(false);
-  // Bumped by every toggle, so a status answer requested before a toggle never overwrites it.
-  const toggles = useRef(0);
-  const uid = auth.user?.uid ?? null;
-  const path = `/api/blog/posts/${encodeURIComponent(slug)}`;
 
   useEffect(() => {
     initAuth();
   }, []);
-
-  // The live status, again whenever the signed-in user changes. Without a user the answer is
-  // synthesised as not liked (spec §7).
-  useEffect(() => {
-    if (auth.loading) return;
-    const controller = new AbortController();
-    const toggledBefore = toggles.current;
-    (async () => {
-      const token = uid ? await getIdToken() : null;
-      const answer = await apiRequest<LikeStatus>(`${path}/like-status`, {
-        token,
-        signal: controller.signal,
-      });
-      if (!controller.signal.aborted && toggles.current === toggledBefore) {
-        setStatus({ liked: uid !== null && answer.liked, likeCount: answer.likeCount });
-      }
-    })().catch((error: unknown) => {
-      if (!controller.signal.aborted) console.error('Could not load the like status', error);
-    });
-    return () => controller.abort();
-  }, [auth.loading, uid, path]);
 
   async function toggle() {
     if (inFlight.current || auth.loading) return;
@@ -64,12 +41,9 @@ export default function LikeButton({ slug, initialLikeCount }: Props) {
       return;
     }
     inFlight.current = true;
-    toggles.current += 1;
     setPending(true);
     try {
-      const token = await getIdToken();
-      if (!token) throw new Error('Authentication required');
-      setStatus(await apiRequest<LikeStatus>(`${path}/like`, { method: 'POST', token }));
+      await toggleLike(slug, auth.user.uid);
     } catch (error) {
       toast({ description: `Failed to toggle like: ${errorMessage(error)}`, variant: 'destructive' });
     } finally {
@@ -78,7 +52,6 @@ export default function LikeButton({ slug, initialLikeCount }: Props) {
     }
   }
 
-  const { liked, likeCount } = status;
   return (
     <button
       type="button"

@@ -1,38 +1,22 @@
-// A post's view and comment counts: the static numbers first, then the live ones from the API.
-// The view is recorded once per visit, VIEW_RECORD_DELAY_MS after load (spec §4, §7: fire and
-// forget; a failure is only logged).
-import { useEffect, useState } from 'react';
+// A post's view and comment counts: the static numbers first, then the live ones from the post's
+// stats store (shared with the like button and the comments heading). The view is recorded once
+// per visit, VIEW_RECORD_DELAY_MS after load (fire and forget; a failure is only logged).
+import { useEffect } from 'react';
 import { VIEW_RECORD_DELAY_MS } from '../config.ts';
-import type { BlogPost } from '../../api/db/queries/posts.ts';
-import { apiRequest } from '../lib/api-client.ts';
 import { countLabel } from '../lib/format.ts';
+import { recordView, usePostStats } from '../stores/posts.ts';
 
-interface Counts {
-  viewCount: number;
-  commentCount: number;
+interface Props {
+  slug: string;
+  initial: { viewCount: number; likeCount: number; commentCount: number };
 }
 
-export default function PostStats({ slug, initial }: { slug: string; initial: Counts }) {
-  const [counts, setCounts] = useState(initial);
+export default function PostStats({ slug, initial }: Props) {
+  const counts = usePostStats(slug, initial);
 
   useEffect(() => {
-    const controller = new AbortController();
-    apiRequest<BlogPost>(`/api/blog/posts/${encodeURIComponent(slug)}`, { signal: controller.signal })
-      .then((post) => setCounts({ viewCount: post.viewCount, commentCount: post.commentCount }))
-      .catch((error: unknown) => {
-        if (!controller.signal.aborted) console.error('Failed to refresh the post counts', error);
-      });
-    const timer = setTimeout(() => {
-      apiRequest<{ viewCount: number }>(`/api/blog/posts/${encodeURIComponent(slug)}/view`, {
-        method: 'POST',
-      })
-        .then(({ viewCount }) => setCounts((c) => ({ ...c, viewCount })))
-        .catch((error: unknown) => console.error('Failed to record the view', error));
-    }, VIEW_RECORD_DELAY_MS);
-    return () => {
-      controller.abort();
-      clearTimeout(timer);
-    };
+    const timer = setTimeout(() => recordView(slug), VIEW_RECORD_DELAY_MS);
+    return () => clearTimeout(timer);
   }, [slug]);
 
   return (

@@ -1,10 +1,9 @@
 // The blog list's rules (spec §2 "Blog list", §4, §9; design decision 3), shared by the static
 // first page and the BlogList island so both agree.
 import { BLOG_CATEGORY_COLORS, BLOG_PAGE_SIZE, DEFAULT_CATEGORY_COLOR } from '../config.ts';
-import type { BlogCategory, BlogPost } from '../../api/db/queries/posts.ts';
+import type { BlogCategory, BlogPost, PostSummary } from '../../api/contract.ts';
 
-/** What a card needs; the body stays out of the page's props. */
-export type PostSummary = Omit<BlogPost, 'content'>;
+export type { PostSummary };
 
 export function summarize(post: BlogPost): PostSummary {
   const { content: _content, ...summary } = post;

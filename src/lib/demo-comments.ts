@@ -1,6 +1,6 @@
 // Demo mode's simulated discussion (spec §4, design decision 11): sample comments shown instead of
 // the real thread, and comments "posted" locally. Nothing here is sent to the API.
-import type { Comment, Reply } from '../../api/db/queries/community.ts';
+import type { Comment, Reply } from '../../api/contract.ts';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
@@ -69,21 +69,6 @@ export function demoReply(content: string, authorName: string, now: Date = new D
     created_at: now.toISOString(),
     like_count: 0,
   };
-}
-
-/**
- * The thread after a demo post: a new top-level comment goes first (the API's order, newest
- * first); a reply goes last under its parent.
- */
-export function addDemoComment(thread: Comment[], comment: Reply, parentCommentId: number | null): Comment[] {
-  if (parentCommentId === null) {
-    return [{ ...comment, reply_count: 0, parent_comment_id: null, replies: [] }, ...thread];
-  }
-  return thread.map((c) =>
-    c.comment_id === parentCommentId
-      ? { ...c, replies: [...c.replies, comment], reply_count: c.reply_count + 1 }
-      : c,
-  );
 }
 
 /** The demo-mode role a commenter's name implies (spec §6): shown as an icon in demo mode. */

@@ -2,15 +2,16 @@
 // content, author, categories and date.
 import rss from '@astrojs/rss';
 import { SITE_NAME, SITE_URL } from '../config.ts';
-import { apiGet, sanitizeHtml, type BlogCategory, type BlogPost } from './server-api.ts';
+import type { BlogCategory } from '../../api/contract.ts';
+import { buildApi, read, sanitizeHtml } from './server-api.ts';
 
 const escapeXml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 export async function blogFeed(category?: BlogCategory): Promise<Response> {
   const [posts, categories] = await Promise.all([
-    apiGet<BlogPost[]>('/api/blog/posts'),
-    apiGet<BlogCategory[]>('/api/blog/categories'),
+    read(buildApi.blog.posts.$get()),
+    read(buildApi.blog.categories.$get()),
   ]);
   const names = new Map(categories.map((c) => [c.slug, c.categoryName]));
   const selected = category ? posts.filter((p) => p.relatedCategories.includes(category.slug)) : posts;

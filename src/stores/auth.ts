@@ -4,10 +4,15 @@
 // never download it.
 import type { Auth, User } from 'firebase/auth';
 import { map } from 'nanostores';
-import { DEMO_IDENTITY, DEMO_TOKEN } from '../../api/auth/demo.ts';
-import type { UserProfile } from '../../api/db/queries/profiles.ts';
+import {
+  basicDisplayName,
+  DEMO_TOKEN,
+  DEMO_USER,
+  isDemoApiKey,
+  type UserProfile,
+} from '../../api/contract.ts';
 import { AUTH_INIT_INTERVAL_MS, AUTH_INIT_TRIES, POST_REDIRECT_WAIT_MS } from '../config.ts';
-import { apiRequest } from '../lib/api-client.ts';
+import { api, read, withToken } from '../lib/api.ts';
 
 export type Profile = UserProfile;
 
@@ -51,8 +56,7 @@ export class AuthError extends Error {
 const env = import.meta.env;
 /** An API key beginning with "demo-" (or none) means the identity provider is not configured. */
 export function isDemoConfigured(): boolean {
-  const key = (env.PUBLIC_FIREBASE_API_KEY as string | undefined) ?? '';
-  return key === '' || key.startsWith('demo-');
+  return isDemoApiKey(env.PUBLIC_FIREBASE_API_KEY);
 }
 
 const storage = {
@@ -78,9 +82,9 @@ const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, 
 
 function demoUser(): AuthUser {
   return {
-    uid: DEMO_IDENTITY.uid,
-    displayName: DEMO_IDENTITY.name,
-    email: DEMO_IDENTITY.email,
+    uid: DEMO_USER.uid,
+    displayName: DEMO_USER.name,
+    email: DEMO_USER.email,
     photoURL: null,
     emailVerified: true,
     isAnonymous: false,
@@ -90,9 +94,9 @@ function demoUser(): AuthUser {
 function demoProfile(): Profile {
   const now = new Date().toISOString();
   return {
-    firebase_uid: DEMO_IDENTITY.uid,
-    display_name: DEMO_IDENTITY.name ?? 'Demo Parent',
-    email: DEMO_IDENTITY.email ?? '',
+    firebase_uid: DEMO_USER.uid,
+    display_name: DEMO_USER.name,
+    email: DEMO_USER.email,
     photo_url: null,
     role: 'user',
     user_type: ['buyer'],
@@ -165,7 +169,7 @@ async function applyUser(user: User | null): Promise<void> {
   $auth.set({ user: authUser, profile: keep, loading: false, demoMode: false });
   let profile: Profile | null = null;
   try {
-    profile = await apiRequest<Profile>('/api/profile', { token: await user.getIdToken() });
+    profile = await read(api.profile.$get(undefined, withToken(await user.getIdToken())));
   } catch (error) {
     console.error('Profile lookup failed', error);
   }
@@ -307,9 +311,9 @@ export function exitDemoMode(): void {
   $auth.set({ user: null, profile: null, loading: false, demoMode: false });
 }
 
-/** The name shown for an account: the profile's, else the provider's, else the email's local part, else 'User'. */
+/** The name shown for an account: the profile's, else the basic-profile rule on the provider's user. */
 export function accountName({ user, profile }: Pick<AuthState, 'user' | 'profile'>): string {
-  return profile?.display_name || user?.displayName || user?.email?.split('@')[0] || 'User';
+  return profile?.display_name || basicDisplayName({ name: user?.displayName, email: user?.email });
 }
 
 export function accountEmail({ user, profile }: Pick<AuthState, 'user' | 'profile'>): string {

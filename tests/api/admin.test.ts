@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { createApp } from '../../api/app.ts';
 import { createFirebaseVerifier } from '../../api/auth/verifier.ts';
 import { setRoleByEmail } from '../../api/db/queries/profiles.ts';
-import type { PublishStatus } from '../../api/publish-types.ts';
+import type { PublishStatus } from '../../api/contract.ts';
 import { createPublisher } from '../../scripts/lib/publisher.ts';
 import { createEmulatorUser, EMULATOR_PROJECT_ID, type EmulatorUser } from '../helpers/auth-emulator.ts';
 import { CONTENT_DIR, createTestApp, tempDir } from '../helpers/test-db.ts';

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { createFirebaseVerifier } from '../../api/auth/verifier.ts';
-import { createRateLimiter } from '../../api/middleware/rate-limit.ts';
+import { createMemoryRateLimiter } from '../../api/middleware/rate-limit.ts';
 import { createEmulatorUser, EMULATOR_PROJECT_ID, type EmulatorUser } from '../helpers/auth-emulator.ts';
 import { createTestApp } from '../helpers/test-db.ts';
 
@@ -115,6 +115,11 @@ interface ApiComment {
   replies?: ApiComment[];
 }
 
+interface Posted {
+  comment: ApiComment;
+  commentCount: number;
+}
+
 async function comments(id = postId): Promise<ApiComment[]> {
   const res = await app.request(`/api/blog/posts/${id}/comments`);
   expect(res.status).toBe(200);
@@ -170,12 +175,13 @@ describe('comments', () => {
       body: { content: '   Lovely tips, thank you!  ', parentCommentId: null },
     });
     expect(res.status).toBe(201);
-    const created = (await res.json()) as ApiComment;
+    const { comment: created, commentCount } = (await res.json()) as Posted;
     expect(created.content).toBe('Lovely tips, thank you!');
     expect(created.author_name).toBe('Alice Parent');
     expect((await comments())[0]!.comment_id).toBe(created.comment_id);
     const after = (await (await app.request(`/api/blog/posts/${slug}`)).json()) as { commentCount: number };
     expect(after.commentCount).toBe(before.commentCount + 1);
+    expect(commentCount).toBe(after.commentCount);
   });
 
   it('names an author without a display name by their email', async () => {
@@ -184,7 +190,7 @@ describe('comments', () => {
       body: { content: 'Hi all' },
     });
     expect(res.status).toBe(201);
-    expect(((await res.json()) as ApiComment).author_name).toBe('bob.builder');
+    expect(((await res.json()) as Posted).comment.author_name).toBe('bob.builder');
   });
 
   it('accepts a reply to a top-level comment only', async () => {
@@ -194,7 +200,7 @@ describe('comments', () => {
       body: { content: 'Agreed!', parentCommentId: top.comment_id },
     });
     expect(reply.status).toBe(201);
-    const replyId = ((await reply.json()) as ApiComment).comment_id;
+    const replyId = ((await reply.json()) as Posted).comment.comment_id;
     const refreshed = (await comments()).find((c) => c.comment_id === top.comment_id)!;
     expect(refreshed.replies!.map((r) => r.comment_id)).toContain(replyId);
     expect(refreshed.reply_count).toBe(refreshed.replies!.length);
@@ -277,7 +283,7 @@ describe('comment rate limit', () => {
     let now = 0;
     const limited = await createTestApp({
       verifyToken: createFirebaseVerifier(EMULATOR_PROJECT_ID),
-      commentLimiter: createRateLimiter({ limit: 5, windowMs: 60_000, now: () => now }),
+      commentLimiter: createMemoryRateLimiter({ limit: 5, windowMs: 60_000, now: () => now }),
     });
     const carol = await createEmulatorUser(host);
     const post = (await (await limited.app.request('/api/blog/posts')).json()) as { postId: number }[];

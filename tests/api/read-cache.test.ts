@@ -1,39 +1,45 @@
 // The server's micro-cache of anonymous reads, on the real app over a real database.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { createFirebaseVerifier } from '../../api/auth/verifier.ts';
-import { EMULATOR_PROJECT_ID } from '../helpers/auth-emulator.ts';
+import { createEmulatorUser, EMULATOR_PROJECT_ID } from '../helpers/auth-emulator.ts';
 import { createTestApp } from '../helpers/test-db.ts';
 
 describe('the read cache', () => {
-  it('reuses an anonymous answer within its lifetime, and drops it after a write', async () => {
+  it('reuses an anonymous answer, and a write drops only the answers it changed', async () => {
+    const host = inject('authEmulatorHost');
+    process.env.FIREBASE_AUTH_EMULATOR_HOST = host;
     const { app, db } = await createTestApp({
       readCacheMs: 60_000,
       verifyToken: createFirebaseVerifier(EMULATOR_PROJECT_ID),
     });
-    const [first] = (await (await app.request('/api/blog/posts')).json()) as {
-      slug: string;
-      viewCount: number;
-    }[];
-    const read = async () =>
-      ((await (await app.request(`/api/blog/posts/${first!.slug}`)).json()) as { viewCount: number })
-        .viewCount;
-    const before = await read();
+    const parent = await createEmulatorUser(host);
+    const [a, b] = (await (await app.request('/api/blog/posts')).json()) as { slug: string }[];
+    const views = async (slug: string) =>
+      ((await (await app.request(`/api/blog/posts/${slug}`)).json()) as { viewCount: number }).viewCount;
+    const beforeA = await views(a!.slug);
+    const beforeB = await views(b!.slug);
 
     // A change behind the API's back (another process) is not seen while the answer is fresh …
     await db
       .updateTable('blog_posts')
-      .set({ view_count: before + 100 })
-      .where('slug', '=', first!.slug)
+      .set((eb) => ({ view_count: eb('view_count', '+', 100) }))
       .execute();
-    expect(await read()).toBe(before);
+    expect(await views(a!.slug)).toBe(beforeA);
+    expect(await views(b!.slug)).toBe(beforeB);
 
-    // … but any write through the API empties the cache.
-    const view = await app.request(`/api/blog/posts/${first!.slug}/view`, {
+    // … a like drops that post's answers and the lists, and nothing of other posts …
+    const like = await app.request(`/api/blog/posts/${a!.slug}/like`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
+      headers: { Authorization: `Bearer ${parent.idToken}` },
     });
-    expect(view.status).toBe(200);
-    expect(await read()).toBe(before + 101);
+    expect(like.status).toBe(200);
+    expect(await views(a!.slug)).toBe(beforeA + 100);
+    expect(await views(b!.slug)).toBe(beforeB);
+
+    // … and a view beacon drops nothing: its count is answered from the view buffer.
+    const view = await app.request(`/api/blog/posts/${b!.slug}/view`, { method: 'POST' });
+    expect(await view.json()).toEqual({ viewCount: beforeB + 101 });
+    expect(await views(b!.slug)).toBe(beforeB);
   });
 
   it('expires answers after its lifetime and never caches requests with a token', async () => {

@@ -49,9 +49,11 @@ describe('acknowledged writes survive a crash', () => {
     ]);
     const acknowledged = (
       await Promise.all(
-        answers.filter((r) => r.status === 201).map((r) => r.json() as Promise<{ comment_id: number }>),
+        answers
+          .filter((r) => r.status === 201)
+          .map((r) => r.json() as Promise<{ comment: { comment_id: number } }>),
       )
-    ).map((c) => c.comment_id);
+    ).map((c) => c.comment.comment_id);
     const likesAcknowledged = answers.filter((r) => r.status === 200).length;
     expect(acknowledged).toHaveLength(30);
     expect(likesAcknowledged).toBe(10);
@@ -65,7 +67,7 @@ describe('acknowledged writes survive a crash', () => {
     const second = await startServer(env);
     servers.push(second);
     const comments = (await (
-      await fetch(`${second.url}/api/blog/posts/${post.post_id}/comments`)
+      await fetch(`${second.url}/api/blog/posts/${post.post_id}/comments?limit=100`)
     ).json()) as {
       comment_id: number;
     }[];

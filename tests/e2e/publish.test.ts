@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_TOKEN } from '../../api/auth/demo.ts';
+import { DEMO_TOKEN } from '../../api/contract.ts';
 import { launchBrowser, waitForIsland } from '../helpers/browser.ts';
 import { writePost } from '../helpers/content-fixture.ts';
 import { startServer, type StartedServer } from '../helpers/start-server.ts';

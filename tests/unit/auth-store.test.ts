@@ -2,7 +2,7 @@
 // The auth store's transitions in the default (demo) configuration: PUBLIC_FIREBASE_API_KEY is
 // unset, so the identity provider is not configured (spec §4 "Demo mode", design decision 11).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DEMO_IDENTITY, DEMO_TOKEN } from '../../api/auth/demo.ts';
+import { DEMO_TOKEN, DEMO_USER } from '../../api/contract.ts';
 
 type AuthModule = typeof import('../../src/stores/auth.ts');
 
@@ -54,9 +54,9 @@ describe('auth store in demo configuration', () => {
     expect(state.demoMode).toBe(true);
     expect(state.loading).toBe(false);
     expect(state.user).toEqual({
-      uid: DEMO_IDENTITY.uid,
+      uid: DEMO_USER.uid,
       displayName: 'Demo Parent',
-      email: DEMO_IDENTITY.email,
+      email: DEMO_USER.email,
       photoURL: null,
       emailVerified: true,
       isAnonymous: false,
@@ -64,7 +64,7 @@ describe('auth store in demo configuration', () => {
     expect(state.profile).toMatchObject({
       firebase_uid: 'demo-user',
       display_name: 'Demo Parent',
-      email: DEMO_IDENTITY.email,
+      email: DEMO_USER.email,
       photo_url: null,
       role: 'user',
       user_type: ['buyer'],

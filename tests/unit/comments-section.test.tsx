@@ -4,17 +4,19 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Comment } from '../../api/db/queries/community.ts';
+import type { Comment } from '../../api/contract.ts';
 import { DEMO_LOADING_DELAY_MS, DEMO_POSTING_DELAY_MS } from '../../src/config.ts';
 import CommentsSection from '../../src/islands/CommentsSection.tsx';
 import LikeButton from '../../src/islands/LikeButton.tsx';
 import { isSafeAvatarUrl } from '../../src/islands/comments/Avatar.tsx';
 import { signInErrorMessage, submitErrorMessage } from '../../src/islands/comments/messages.ts';
-import { ApiError } from '../../src/lib/api-client.ts';
+import { ApiError } from '../../src/lib/api.ts';
 import { $auth, exitDemoMode, initAuth, startDemoMode } from '../../src/stores/auth.ts';
 import { $toasts } from '../../src/stores/toast.ts';
 
-const POST_ID = 7;
+// Each test reads its own post, so the page-wide stores of one test never answer for another.
+let POST_ID = 7;
+let SLUG = 'a-post-7';
 const DAY = 24 * 60 * 60 * 1000;
 
 function comment(
@@ -73,14 +75,24 @@ function stubFetch() {
   }) as typeof fetch;
 }
 
-const COMMENTS_URL = `/api/blog/posts/${POST_ID}/comments`;
+let COMMENTS_URL = '';
+let STATS_URL = '';
 
 /** The auth store settles once it knows there is no session (up to AUTH_INIT_TRIES × 100 ms). */
 const authSettled = () => waitFor(() => expect($auth.get().loading).toBe(false), { timeout: 3_000 });
 
-/** Renders the island and waits until the auth store has settled (signed out). */
-async function renderSection() {
-  const view = render(<CommentsSection postId={POST_ID} slug="a-post" initialCount={3} />);
+const INITIAL_STATS = { viewCount: 10, likeCount: 4, commentCount: 3 };
+
+/** Renders the island over the static first page and waits until auth has settled (signed out). */
+async function renderSection(initialComments: Comment[] = []) {
+  const view = render(
+    <CommentsSection
+      postId={POST_ID}
+      slug={SLUG}
+      initialStats={INITIAL_STATS}
+      initialThread={{ comments: initialComments, next: null }}
+    />,
+  );
   await authSettled();
   return view;
 }
@@ -115,8 +127,18 @@ function signInAsReader() {
 }
 
 beforeEach(() => {
+  POST_ID += 1;
+  SLUG = `a-post-${POST_ID}`;
+  COMMENTS_URL = `/api/blog/posts/${POST_ID}/comments`;
+  STATS_URL = `/api/blog/posts/${SLUG}/stats`;
   initAuth();
-  answers = { [`GET ${COMMENTS_URL}`]: () => ({ status: 200, body: thread() }) };
+  answers = {
+    [`GET ${COMMENTS_URL}`]: () => ({ status: 200, body: thread() }),
+    [`GET ${STATS_URL}`]: () => ({
+      status: 200,
+      body: { postId: POST_ID, viewCount: 11, likeCount: 4, commentCount: 3 },
+    }),
+  };
   stubFetch();
 });
 
@@ -129,6 +151,10 @@ afterEach(() => {
 describe('CommentsSection: the thread', () => {
   it('shows the empty state and a count of 0', async () => {
     answers[`GET ${COMMENTS_URL}`] = () => ({ status: 200, body: [] });
+    answers[`GET ${STATS_URL}`] = () => ({
+      status: 200,
+      body: { postId: POST_ID, viewCount: 11, likeCount: 4, commentCount: 0 },
+    });
     await renderSection();
     expect(await screen.findByText('No comments yet. Be the first to share your thoughts!')).toBeTruthy();
     expect(screen.getByRole('heading', { level: 2 }).textContent).toBe('Comments (0)');
@@ -301,11 +327,11 @@ describe('CommentsSection: demo mode', () => {
 
 describe('LikeButton', () => {
   it('shows the live count and, signed out, asks to sign in instead of liking', async () => {
-    answers['GET /api/blog/posts/a-post/like-status'] = () => ({
+    answers[`GET ${STATS_URL}`] = () => ({
       status: 200,
-      body: { liked: false, likeCount: 9 },
+      body: { postId: POST_ID, viewCount: 11, likeCount: 9, commentCount: 3 },
     });
-    render(<LikeButton slug="a-post" initialLikeCount={4} />);
+    render(<LikeButton slug={SLUG} initial={INITIAL_STATS} />);
     const button = screen.getByRole('button', { name: 'Like this post, 4 likes' });
     await authSettled();
     await screen.findByRole('button', { name: 'Like this post, 9 likes' });
@@ -337,10 +363,12 @@ describe('messages', () => {
 
   it("shows the server's message for a 429 and the generic one otherwise", () => {
     const wait = 'You are commenting too quickly. Please wait 42 seconds and try again.';
-    expect(submitErrorMessage(new ApiError(429, `429: ${JSON.stringify({ error: wait })}`))).toBe(wait);
-    expect(submitErrorMessage(new ApiError(400, '400: {"error":"content: must not be blank"}'))).toBe(
-      'Failed to submit comment. Please try again.',
-    );
+    expect(submitErrorMessage(new ApiError(429, `429: ${JSON.stringify({ error: wait })}`, wait))).toBe(wait);
+    expect(
+      submitErrorMessage(
+        new ApiError(400, '400: {"error":"content: must not be blank"}', 'content: must not be blank'),
+      ),
+    ).toBe('Failed to submit comment. Please try again.');
     expect(submitErrorMessage(new Error('Authentication required'))).toBe(
       'Failed to submit comment. Please try again.',
     );

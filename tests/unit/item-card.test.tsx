@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Item } from '../../api/db/queries/items.ts';
+import type { Item } from '../../api/contract.ts';
 import CategoryIcon from '../../src/components/CategoryIcon.tsx';
 import ItemCard from '../../src/components/ItemCard.tsx';
 

@@ -1,17 +1,6 @@
+import type { CategoryCounts, Item } from '../../contract.ts';
 import type { DB } from '../database.ts';
 import type { ItemRow } from '../schema.ts';
-
-/** The Item shape of spec §3. */
-export interface Item {
-  itemId: string;
-  itemName: string;
-  category: string;
-  listingPrice: string;
-  imageUrl: string | null;
-  condition: string | null;
-  brand: string | null;
-  ageGroup: string;
-}
 
 export function toItem(row: ItemRow): Item {
   return {
@@ -49,7 +38,7 @@ export async function listFeaturedItems(db: DB, limit: number): Promise<Item[]> 
 }
 
 /** Map of category key to item count; categories without items are absent. */
-export async function countItemsByCategory(db: DB): Promise<Record<string, number>> {
+export async function countItemsByCategory(db: DB): Promise<CategoryCounts> {
   const rows = await db
     .selectFrom('items')
     .select(['category', (eb) => eb.fn.countAll<number>().as('count')])

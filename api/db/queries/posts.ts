@@ -1,47 +1,7 @@
 import { type ExpressionBuilder, sql } from 'kysely';
+import type { BlogCategory, BlogPost, CommunityEntry, PostStats } from '../../contract.ts';
 import type { DB } from '../database.ts';
 import type { BlogPostRow, Database } from '../schema.ts';
-
-/** The Blog post shape of spec §3. */
-export interface BlogPost {
-  postId: number;
-  slug: string;
-  title: string;
-  excerpt: string;
-  content: string;
-  featuredImageUrl: string | null;
-  authorName: string;
-  publishedAt: string | null;
-  createdAt: string;
-  viewCount: number;
-  likeCount: number;
-  commentCount: number;
-  readingTimeMinutes: number;
-  isFeatured: boolean;
-  relatedCategories: string[];
-}
-
-/** The Blog category shape of spec §3. */
-export interface BlogCategory {
-  categoryId: number;
-  slug: string;
-  categoryName: string;
-  colorHex: string | null;
-}
-
-/** The community feed entry of spec §3. */
-export interface CommunityEntry {
-  id: number;
-  type: 'discussion' | 'article';
-  slug: string;
-  title: string;
-  excerpt: string;
-  author: string;
-  featuredImageUrl: string | null;
-  viewCount: number;
-  likeCount: number;
-  commentCount: number;
-}
 
 /** A post is live when it is published and its time has come (scheduled posts wait). */
 export function isLive(now: Date) {
@@ -179,21 +139,58 @@ export async function countPublishedPosts(db: DB, now: Date): Promise<number> {
   return Number(row.total);
 }
 
-/** Records one view of a live post; returns the new count, or null for an unknown slug. */
-export async function recordPostView(db: DB, slug: string, now: Date): Promise<number | null> {
-  return db.transaction().execute(async (trx) => {
-    const post = await trx
-      .updateTable('blog_posts')
-      .set((eb) => ({ view_count: eb('view_count', '+', 1) }))
-      .where('slug', '=', slug)
-      .where(isLive(now))
-      .returning(['post_id', 'view_count'])
-      .executeTakeFirst();
-    if (!post) return null;
-    await trx
-      .insertInto('post_views')
-      .values({ post_id: post.post_id, viewed_at: now.toISOString() })
-      .execute();
-    return post.view_count;
+/** A live post's id and slug, by either; null when there is none. */
+export async function findLivePost(
+  db: DB,
+  where: { slug: string } | { postId: number },
+  now: Date,
+): Promise<{ postId: number; slug: string } | null> {
+  const row = await db
+    .selectFrom('blog_posts')
+    .select(['post_id', 'slug'])
+    .$if('slug' in where, (q) => q.where('slug', '=', 'slug' in where ? where.slug : ''))
+    .$if('postId' in where, (q) => q.where('post_id', '=', 'postId' in where ? where.postId : 0))
+    .where(isLive(now))
+    .executeTakeFirst();
+  return row ? { postId: row.post_id, slug: row.slug } : null;
+}
+
+/** The live numbers of a post page. */
+export async function getPostStats(db: DB, slug: string, now: Date): Promise<PostStats | null> {
+  const row = await db
+    .selectFrom('blog_posts')
+    .select(['post_id', 'view_count', 'like_count', 'comment_count'])
+    .where('slug', '=', slug)
+    .where(isLive(now))
+    .executeTakeFirst();
+  if (!row) return null;
+  return {
+    postId: row.post_id,
+    viewCount: row.view_count,
+    likeCount: row.like_count,
+    commentCount: row.comment_count,
+  };
+}
+
+/** Writes a batch of views (post id → number of views) in one transaction. */
+export async function addViews(db: DB, views: Map<number, number>, now: Date): Promise<void> {
+  if (views.size === 0) return;
+  const viewedAt = now.toISOString();
+  await db.transaction().execute(async (trx) => {
+    for (const [postId, count] of views) {
+      await trx
+        .updateTable('blog_posts')
+        .set((eb) => ({ view_count: eb('view_count', '+', count) }))
+        .where('post_id', '=', postId)
+        .execute();
+      const rows = Array.from({ length: count }, () => ({ post_id: postId, viewed_at: viewedAt }));
+      // Chunked: SQLite allows a limited number of bound parameters per statement.
+      for (let i = 0; i < rows.length; i += 400) {
+        await trx
+          .insertInto('post_views')
+          .values(rows.slice(i, i + 400))
+          .execute();
+      }
+    }
   });
 }

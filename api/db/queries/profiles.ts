@@ -1,18 +1,7 @@
 import type { Identity } from '../../auth/verifier.ts';
+import { basicDisplayName, type UserProfile } from '../../contract.ts';
 import type { DB } from '../database.ts';
 import type { UserProfileRow } from '../schema.ts';
-
-/** The users_profile columns of spec §3, with user_type as a list. */
-export interface UserProfile {
-  firebase_uid: string;
-  display_name: string;
-  email: string;
-  photo_url: string | null;
-  role: string;
-  user_type: string[];
-  created_at: string;
-  updated_at: string;
-}
 
 function toProfile(row: UserProfileRow): UserProfile {
   let userType: string[] = ['buyer'];
@@ -23,14 +12,6 @@ function toProfile(row: UserProfileRow): UserProfile {
     // A hand-edited row with bad JSON falls back to the default rather than failing every request.
   }
   return { ...row, user_type: userType };
-}
-
-/** The spec's basic-profile rule: the provider's name, else the email's local part, else 'User'. */
-export function basicDisplayName(identity: Pick<Identity, 'name' | 'email'>): string {
-  const name = identity.name?.trim();
-  if (name) return name;
-  const local = identity.email?.split('@')[0]?.trim();
-  return local || 'User';
 }
 
 /** Reads the user's profile, creating the basic one on their first authenticated request. */

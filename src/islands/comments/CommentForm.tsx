@@ -1,7 +1,5 @@
 import { useId, type KeyboardEvent, type Ref } from 'react';
-
-/** The API's limit on a comment after trimming (api/routes/community-writes.ts, decision 10). */
-export const COMMENT_MAX_LENGTH = 2000;
+import { COMMENT_MAX_LENGTH } from '../../../api/contract.ts';
 
 interface Props {
   label: string;

@@ -1,6 +1,6 @@
 import { formatDistanceToNow } from 'date-fns';
 import type { ReactNode } from 'react';
-import type { Comment, Reply } from '../../../api/db/queries/community.ts';
+import type { Comment, Reply } from '../../../api/contract.ts';
 import { demoRole } from '../../lib/demo-comments.ts';
 import { Avatar } from './Avatar.tsx';
 import { HeartIcon, ReplyIcon, ShieldIcon, StarBadgeIcon } from '../../components/icons.tsx';

@@ -1,5 +1,5 @@
 // What the comment islands tell people when something fails (spec §8).
-import { ApiError, errorMessage } from '../../lib/api-client.ts';
+import { ApiError, errorMessage } from '../../lib/api.ts';
 
 export const SUBMIT_FAILED = 'Failed to submit comment. Please try again.';
 export const LOAD_FAILED = 'Failed to load comments';

@@ -1,10 +1,12 @@
-import type { APIRoute, GetStaticPaths } from 'astro';
+import type { APIRoute, GetStaticPaths, InferGetStaticPropsType } from 'astro';
 import { blogFeed } from '../../../../lib/feed.ts';
-import { apiGet, type BlogCategory } from '../../../../lib/server-api.ts';
+import { buildApi, read } from '../../../../lib/server-api.ts';
 
 export const getStaticPaths = (async () => {
-  const categories = await apiGet<BlogCategory[]>('/api/blog/categories');
+  const categories = await read(buildApi.blog.categories.$get());
   return categories.map((category) => ({ params: { slug: category.slug }, props: { category } }));
 }) satisfies GetStaticPaths;
 
-export const GET: APIRoute = ({ props }) => blogFeed((props as { category: BlogCategory }).category);
+type Props = InferGetStaticPropsType<typeof getStaticPaths>;
+
+export const GET: APIRoute<Props> = ({ props }) => blogFeed(props.category);

@@ -1,0 +1,91 @@
+import type { LikeStatus } from '../../contract.ts';
+import type { DB } from '../database.ts';
+
+// Likes are one row per (thing, parent), and the count beside the thing moves by exactly the rows
+// that changed, inside the same transaction: exact under any number of concurrent likers.
+
+export async function getPostLikeStatus(db: DB, postId: number, uid: string | null): Promise<LikeStatus> {
+  const post = await db
+    .selectFrom('blog_posts')
+    .select('like_count')
+    .where('post_id', '=', postId)
+    .executeTakeFirstOrThrow();
+  const liked = uid
+    ? (await db
+        .selectFrom('post_likes')
+        .select('user_uid')
+        .where('post_id', '=', postId)
+        .where('user_uid', '=', uid)
+        .executeTakeFirst()) !== undefined
+    : false;
+  return { liked, likeCount: post.like_count };
+}
+
+/** Likes or unlikes a post for one parent. */
+export async function togglePostLike(db: DB, postId: number, uid: string, now: Date): Promise<LikeStatus> {
+  return db.transaction().execute(async (trx) => {
+    const removed = await trx
+      .deleteFrom('post_likes')
+      .where('post_id', '=', postId)
+      .where('user_uid', '=', uid)
+      .executeTakeFirst();
+    let liked = false;
+    let delta = -Number(removed.numDeletedRows);
+    if (delta === 0) {
+      const added = await trx
+        .insertInto('post_likes')
+        .values({ post_id: postId, user_uid: uid, created_at: now.toISOString() })
+        .onConflict((oc) => oc.doNothing())
+        .executeTakeFirst();
+      liked = true;
+      delta = Number(added.numInsertedOrUpdatedRows ?? 0);
+    }
+    const { like_count } = await trx
+      .updateTable('blog_posts')
+      .set((eb) => ({ like_count: eb('like_count', '+', delta) }))
+      .where('post_id', '=', postId)
+      .returning('like_count')
+      .executeTakeFirstOrThrow();
+    return { liked, likeCount: like_count };
+  });
+}
+
+/** Likes or unlikes a comment for one parent; null when the comment does not exist. */
+export async function toggleCommentLike(
+  db: DB,
+  commentId: number,
+  uid: string,
+  now: Date,
+): Promise<(LikeStatus & { postId: number }) | null> {
+  return db.transaction().execute(async (trx) => {
+    const comment = await trx
+      .selectFrom('comments')
+      .select('post_id')
+      .where('comment_id', '=', commentId)
+      .executeTakeFirst();
+    if (!comment) return null;
+    const removed = await trx
+      .deleteFrom('comment_likes')
+      .where('comment_id', '=', commentId)
+      .where('user_uid', '=', uid)
+      .executeTakeFirst();
+    let liked = false;
+    let delta = -Number(removed.numDeletedRows);
+    if (delta === 0) {
+      const added = await trx
+        .insertInto('comment_likes')
+        .values({ comment_id: commentId, user_uid: uid, created_at: now.toISOString() })
+        .onConflict((oc) => oc.doNothing())
+        .executeTakeFirst();
+      liked = true;
+      delta = Number(added.numInsertedOrUpdatedRows ?? 0);
+    }
+    const { like_count } = await trx
+      .updateTable('comments')
+      .set((eb) => ({ like_count: eb('like_count', '+', delta) }))
+      .where('comment_id', '=', commentId)
+      .returning('like_count')
+      .executeTakeFirstOrThrow();
+    return { liked, likeCount: like_count, postId: comment.post_id };
+  });
+}
