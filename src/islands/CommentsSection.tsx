@@ -219,7 +219,7 @@ export default function CommentsSection({ postId, slug, initialStats, initialThr
     <div className="grid gap-8 lg:grid-cols-[minmax(0,1fr)_20rem]">
       <div className="min-w-0">
         <h2 id="comments-heading" className="text-ink text-2xl font-bold">
-          Comments ({count})
+          {`Comments (${count})`}
         </h2>
 
         <div className="border-sand mt-6 rounded-2xl border bg-white p-5 shadow-sm">

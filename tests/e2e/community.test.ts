@@ -16,6 +16,7 @@ interface PostSummary {
   postId: number;
   slug: string;
   likeCount: number;
+  commentCount: number;
 }
 interface ApiComment {
   comment_id: number;
@@ -163,12 +164,30 @@ describe('community islands, signed in (Auth emulator)', () => {
     await box.fill('   \n  ');
     expect(await postButton.isDisabled()).toBe(true);
 
+    // Every place that shows the post's comment count shows the same number, before and after.
+    const counts = async () => ({
+      header: await page.getByTestId('comment-count').textContent(),
+      heading: await page.getByRole('heading', { level: 2, name: /^Comments \(\d+\)$/ }).textContent(),
+    });
+    const shown = (n: number) => ({
+      header: `${n} ${n === 1 ? 'comment' : 'comments'}`,
+      heading: `Comments (${n})`,
+    });
+    const countBefore = (await listPosts(base)).find((p) => p.slug === post!.slug)!.commentCount;
+    await page.getByTestId('comment-count').getByText(shown(countBefore).header).waitFor();
+    expect(await counts()).toEqual(shown(countBefore));
+
     const text = `Our toddler loves this. ${crypto.randomUUID().slice(0, 8)}\nSecond line.`;
     await box.fill(text);
     expect(await postButton.isDisabled()).toBe(false);
     await postButton.click();
     const mine = page.getByRole('article', { name: `Comment by ${name}` });
     await mine.waitFor();
+    await page
+      .getByTestId('comment-count')
+      .getByText(shown(countBefore + 1).header)
+      .waitFor();
+    expect(await counts()).toEqual(shown(countBefore + 1));
     expect(await mine.getByText('Second line.', { exact: false }).count()).toBe(1);
     expect(await mine.locator('time').textContent()).toMatch(/ago$/);
     expect(await box.inputValue()).toBe('');
@@ -184,6 +203,11 @@ describe('community islands, signed in (Auth emulator)', () => {
       .getByRole('article', { name: `Reply by ${name}` });
     await reply.waitFor();
     await replyBox.waitFor({ state: 'detached' });
+    await page
+      .getByTestId('comment-count')
+      .getByText(shown(countBefore + 2).header)
+      .waitFor();
+    expect(await counts()).toEqual(shown(countBefore + 2));
     // One reply level: a reply has no Reply button of its own.
     expect(await reply.getByRole('button', { name: /^Reply/ }).count()).toBe(0);
 

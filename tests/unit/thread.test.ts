@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import type { Comment } from '../../api/contract.ts';
+import { addToThread, countAll, nextCursor } from '../../src/lib/thread.ts';
+
+const comment = (id: number, replies: Comment['replies'] = []): Comment => ({
+  comment_id: id,
+  content: `c${id}`,
+  author_name: 'A',
+  author_avatar_url: null,
+  created_at: '2026-01-01T00:00:00.000Z',
+  like_count: 0,
+  reply_count: replies.length,
+  parent_comment_id: null,
+  replies,
+});
+const reply = (id: number) => ({
+  comment_id: id,
+  content: `r${id}`,
+  author_name: 'B',
+  author_avatar_url: null,
+  created_at: '2026-01-02T00:00:00.000Z',
+  like_count: 0,
+});
+
+describe('nextCursor', () => {
+  it('reads the before cursor of a rel="next" Link header', () => {
+    expect(nextCursor('</api/blog/posts/7/comments?limit=50&before=123>; rel="next"')).toBe(123);
+    expect(nextCursor('</api/blog/posts/7/comments?before=9>;rel="next"')).toBe(9);
+  });
+  it('reads nothing from no header or another relation', () => {
+    expect(nextCursor(null)).toBeNull();
+    expect(nextCursor('')).toBeNull();
+    expect(nextCursor('</api/x?before=5>; rel="prev"')).toBeNull();
+  });
+});
+
+describe('addToThread', () => {
+  it('puts a new comment first and a new reply last under its parent, counting it', () => {
+    const thread = [comment(2, [reply(3)]), comment(1)];
+    const withComment = addToThread(thread, reply(10), null);
+    expect(withComment.map((c) => c.comment_id)).toEqual([10, 2, 1]);
+    expect(withComment[0]).toMatchObject({ reply_count: 0, parent_comment_id: null, replies: [] });
+    const withReply = addToThread(thread, reply(11), 2);
+    expect(withReply[0]!.replies.map((r) => r.comment_id)).toEqual([3, 11]);
+    expect(withReply[0]!.reply_count).toBe(2);
+    expect(countAll(withReply)).toBe(4);
+    // The original is untouched.
+    expect(countAll(thread)).toBe(3);
+  });
+});
