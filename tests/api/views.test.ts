@@ -1,0 +1,105 @@
+// Post views: counted at once, written in batches, never lost on a graceful stop.
+import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../../api/db/database.ts';
+import { createViewBuffer } from '../../api/lib/view-buffer.ts';
+import { startServer } from '../../api/server.ts';
+import { createApp } from '../../api/app.ts';
+import { createTestApp, createTestDb, TEST_NOW, tempDir } from '../helpers/test-db.ts';
+
+async function stored(db: Awaited<ReturnType<typeof createTestDb>>['db'], slug: string) {
+  const post = await db
+    .selectFrom('blog_posts')
+    .select(['post_id', 'view_count'])
+    .where('slug', '=', slug)
+    .executeTakeFirstOrThrow();
+  const rows = await db
+    .selectFrom('post_views')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('post_id', '=', post.post_id)
+    .executeTakeFirstOrThrow();
+  return { viewCount: post.view_count, rows: Number(rows.n) };
+}
+
+describe('the view beacon', () => {
+  it('answers the count at once and writes a batch in one go', async () => {
+    const { db } = await createTestDb();
+    // A long interval, flushed by hand: what is pending is visible before it is written.
+    const views = createViewBuffer(db, { flushAfterMs: 60_000 });
+    const app = createApp({ db, views, now: () => TEST_NOW });
+    const [post] = await db.selectFrom('blog_posts').select('slug').orderBy('post_id').limit(1).execute();
+    const slug = post!.slug;
+    const before = await stored(db, slug);
+
+    const answers = [];
+    for (let i = 0; i < 25; i++) {
+      const res = await app.request(`/api/blog/posts/${slug}/view`, { method: 'POST' });
+      expect(res.status).toBe(200);
+      answers.push(((await res.json()) as { viewCount: number }).viewCount);
+    }
+    expect(answers).toEqual(Array.from({ length: 25 }, (_, i) => before.viewCount + i + 1));
+    // Not written yet, but every answer that shows the count includes it.
+    expect(await stored(db, slug)).toEqual(before);
+    const stats = (await (await app.request(`/api/blog/posts/${slug}/stats`)).json()) as {
+      viewCount: number;
+    };
+    expect(stats.viewCount).toBe(before.viewCount + 25);
+    const full = (await (await app.request(`/api/blog/posts/${slug}`)).json()) as { viewCount: number };
+    expect(full.viewCount).toBe(before.viewCount + 25);
+
+    await views.flush();
+    expect(await stored(db, slug)).toEqual({ viewCount: before.viewCount + 25, rows: before.rows + 25 });
+    const { post_id } = await db
+      .selectFrom('blog_posts')
+      .select('post_id')
+      .where('slug', '=', slug)
+      .executeTakeFirstOrThrow();
+    expect(views.pending(post_id)).toBe(0);
+  });
+
+  it('writes by itself after the interval', async () => {
+    const { db } = await createTestDb();
+    const views = createViewBuffer(db, { flushAfterMs: 20 });
+    const app = createApp({ db, views, now: () => TEST_NOW });
+    const [post] = await db.selectFrom('blog_posts').select('slug').orderBy('post_id').limit(1).execute();
+    const before = await stored(db, post!.slug);
+    await app.request(`/api/blog/posts/${post!.slug}/view`, { method: 'POST' });
+    await expect
+      .poll(() => stored(db, post!.slug))
+      .toEqual({
+        viewCount: before.viewCount + 1,
+        rows: before.rows + 1,
+      });
+  });
+
+  it('answers 404 for an unknown post and counts nothing', async () => {
+    const { app } = await createTestApp();
+    const res = await app.request('/api/blog/posts/no-such-post/view', { method: 'POST' });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ error: 'Post not found' });
+  });
+
+  it('writes pending views before the server closes the database', async () => {
+    const { db, file } = await createTestDb();
+    const [post] = await db.selectFrom('blog_posts').select('slug').orderBy('post_id').limit(1).execute();
+    const before = await stored(db, post!.slug);
+    const server = await startServer({
+      db,
+      distDir: () => tempDir('nestling-empty-site-'),
+      host: '127.0.0.1',
+      port: 0,
+      deps: { views: createViewBuffer(db, { flushAfterMs: 60_000 }) },
+    });
+    for (let i = 0; i < 3; i++) {
+      expect(
+        (await fetch(`${server.url}/api/blog/posts/${post!.slug}/view`, { method: 'POST' })).status,
+      ).toBe(200);
+    }
+    await server.close();
+    const reopened = openDatabase(file);
+    expect(await stored(reopened, post!.slug)).toEqual({
+      viewCount: before.viewCount + 3,
+      rows: before.rows + 3,
+    });
+    await reopened.destroy();
+  });
+});
