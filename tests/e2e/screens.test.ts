@@ -171,8 +171,9 @@ describe('blog list', () => {
     const html = await (await fetch(`${base}/blog`)).text();
     expect(html).toContain('Nestling blog');
     expect(html).toContain('Showing 1-10 of');
-    const { page, close } = await open('/blog');
+    const { page, errors, close } = await open('/blog');
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Nestling blog');
+    expect(await page.getByRole('link', { name: '← Back to Home' }).getAttribute('href')).toBe('/');
     expect(
       await page
         .getByRole('main')
@@ -185,42 +186,25 @@ describe('blog list', () => {
     );
     const rest = posts.filter((p) => p !== featured);
     expect(await page.getByText(`Showing 1-10 of ${rest.length} posts`).count()).toBe(1);
-    await waitForIsland(page, 'BlogList');
     await page.getByRole('link', { name: 'Next' }).click();
-    await expect.poll(() => page.url()).toBe(`${base}/blog?page=2`);
-    await expect.poll(() => page.getByText(`Showing 11-20 of ${rest.length} posts`).count()).toBe(1);
+    await page.waitForURL(`${base}/blog/page/2#latest-articles`);
+    expect(await page.getByText(`Showing 11-20 of ${rest.length} posts`).count()).toBe(1);
     expect(await page.locator('#latest-articles ~ ul li h3').first().textContent()).toBe(rest[10]!.title);
-    await page.goBack();
-    await expect.poll(() => page.getByText(`Showing 1-10 of ${rest.length} posts`).count()).toBe(1);
+    await page.locator('#latest-articles ~ ul li h3 a').first().click();
+    await page.waitForURL(`${base}/blog/${rest[10]!.slug}`);
+    expect(errors).toEqual([]);
     await close();
   });
 
-  it('filters by category from the URL and by the buttons; the active one clears it', async () => {
-    const categories = (await (await fetch(`${base}/api/blog/categories`)).json()) as {
-      slug: string;
-      categoryName: string;
-    }[];
-    const safety = categories.find((c) => c.slug === 'safety-health')!;
-    const inSafety = posts.filter((p) => p.relatedCategories.includes('safety-health') && !p.isFeatured);
-    const { page, close } = await open('/blog?category=safety-health');
-    await waitForIsland(page, 'BlogList');
-    await expect.poll(() => page.getByText(`of ${inSafety.length} posts`).count()).toBe(1);
-    const button = page.getByRole('button', { name: safety.categoryName, exact: true });
-    expect(await button.getAttribute('aria-pressed')).toBe('true');
-    expect(await page.getByRole('link', { name: /Subscribe to Safety & Health/ }).getAttribute('href')).toBe(
-      '/blog/category/safety-health/rss.xml',
-    );
-    await button.click();
-    await expect.poll(() => page.url()).toBe(`${base}/blog`);
-
-    const empty = categories.find((c) => !posts.some((p) => p.relatedCategories.includes(c.slug)))!;
-    await page.getByRole('button', { name: empty.categoryName, exact: true }).click();
-    await expect.poll(() => page.getByText('No posts found').count()).toBe(1);
-    expect(
-      await page.getByText(`There are no posts in ${empty.categoryName} yet.`, { exact: false }).count(),
-    ).toBe(1);
-    await page.getByRole('button', { name: 'View All Posts' }).click();
-    await expect.poll(() => page.url()).toBe(`${base}/blog`);
+  it('ships no island of its own: the filter and pages are links', async () => {
+    const { page, close } = await open('/blog');
+    expect(await page.locator('astro-island[component-url*="BlogList"]').count()).toBe(0);
+    const filters = page.getByRole('navigation', { name: 'Filter posts by category' }).getByRole('link');
+    const categories = (await (await fetch(`${base}/api/blog/categories`)).json()) as { slug: string }[];
+    expect(await filters.evaluateAll((links) => links.map((a) => a.getAttribute('href')))).toEqual([
+      '/blog',
+      ...categories.map((c) => `/blog/category/${c.slug}`),
+    ]);
     await close();
   });
 });
@@ -237,7 +221,7 @@ describe('blog post', () => {
     expect(await page.getByRole('link', { name: '← Back to Blog' }).getAttribute('href')).toBe('/blog');
     expect(
       await page.getByRole('list', { name: 'Categories' }).getByRole('link').first().getAttribute('href'),
-    ).toBe(`/blog?category=${post.relatedCategories[0]}`);
+    ).toBe(`/blog/category/${post.relatedCategories[0]}`);
     expect(await page.getByRole('button', { name: 'Share' }).count()).toBe(1);
     expect(await page.getByRole('heading', { name: 'Continue Reading' }).count()).toBe(1);
     await expect
@@ -386,6 +370,8 @@ describe('weight, links and accessibility', () => {
     const pages = [
       '/',
       '/blog',
+      '/blog/page/2',
+      '/blog/category/safety-health',
       `/blog/${posts[0]!.slug}`,
       '/safety',
       '/privacy-policy',
@@ -406,7 +392,6 @@ describe('weight, links and accessibility', () => {
   it.each([
     '/',
     '/blog',
-    '/blog?category=marketplace',
     'post',
     'empty-post',
     '/safety',
@@ -433,6 +418,8 @@ describe('weight, links and accessibility', () => {
     for (const path of [
       '/',
       '/blog',
+      '/blog/page/2',
+      '/blog/category/safety-health',
       `/blog/${posts[0]!.slug}`,
       '/safety',
       '/privacy-policy',
