@@ -110,6 +110,44 @@ describe('home', () => {
     await close();
   });
 
+  it.each([360, 375, 430])(
+    'shows two item cards a row on a %i px phone, filtered too, without scrolling sideways',
+    async (width) => {
+      const context = await browser.newContext({ viewport: { width, height: 800 } });
+      const page = await context.newPage();
+      page.setDefaultTimeout(TIMEOUT);
+      await page.goto(`${base}/`);
+      const cards = page.locator('#featured li article');
+      const rows = async () => {
+        const boxes = await Promise.all((await cards.all()).map((card) => card.boundingBox()));
+        const [first, second, third] = boxes.map((box) => box!);
+        // Side by side on one row, both wider than a thumbnail, and the third on the next row.
+        expect(second!.y).toBe(first!.y);
+        expect(second!.x).toBeGreaterThan(first!.x + first!.width);
+        expect(first!.width).toBeGreaterThan(140);
+        expect(third!.x).toBe(first!.x);
+        expect(third!.y).toBeGreaterThan(first!.y + first!.height);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+        // The price and the rating fit inside their card.
+        const card = first!;
+        for (const text of [/^\$\d+\.\d{2}$/, /^4\.8/]) {
+          const box = (await cards.first().getByText(text).first().boundingBox())!;
+          expect(box.x + box.width).toBeLessThanOrEqual(card.x + card.width);
+        }
+      };
+      expect(await cards.count()).toBe(4);
+      await rows();
+      const tile = page.locator('#categories button', { hasText: 'Toys & Games' });
+      await tile.scrollIntoViewIfNeeded();
+      await waitForIsland(page, 'CategoryFilter');
+      await tile.click();
+      await expect.poll(() => page.getByRole('button', { name: 'Clear Filter' }).count()).toBe(1);
+      await expect.poll(() => cards.count()).toBeGreaterThan(2);
+      await rows();
+      await context.close();
+    },
+  );
+
   it('advances the hero every 10 seconds, pauses while hovered, and follows the dots', async () => {
     const context = await browser.newContext({ reducedMotion: 'no-preference' });
     const page = await context.newPage();
