@@ -1,12 +1,14 @@
 // npm run bench:pages — Lighthouse (mobile) scores for every screen (the budget names /, /blog and
 // a post), and each page's compressed JavaScript and total bytes, against the real server with a
-// seeded database.
+// seeded database; then the bytes a reader downloads to switch the blog list's category or page
+// with 1,000 posts (scripts/bench/blog-switch.ts).
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import lighthouse from 'lighthouse';
 import { prepareDatabase } from '../../api/db/prepare.ts';
+import { benchBlogSwitch } from './blog-switch.ts';
 import { machine, tempDir } from './lib.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -146,3 +148,5 @@ try {
   for (const child of children) child.kill('SIGTERM');
   fs.rmSync(dir, { recursive: true, force: true });
 }
+
+await benchBlogSwitch(1000);

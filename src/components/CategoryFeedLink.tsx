@@ -1,4 +1,4 @@
-// The selected blog category's own feed (issue 5: a feed per category, linked from the list).
+// The selected blog category's own feed, linked from its list (docs/product.md, "Blog list").
 import type { BlogCategory } from '../../api/contract.ts';
 
 export default function CategoryFeedLink({ category }: { category: BlogCategory }) {

@@ -7,7 +7,7 @@ import CategoryIcon from './CategoryIcon.tsx';
 
 export default function ItemCard({ item }: { item: Item }) {
   return (
-    <article className="group focus-within:ring-accent border-sand relative flex flex-col overflow-hidden rounded-2xl border bg-white shadow-sm transition-shadow focus-within:ring-2 hover:shadow-md">
+    <article className="group focus-within:ring-accent border-sand relative flex w-full min-w-0 flex-col overflow-hidden rounded-2xl border bg-white shadow-sm transition-shadow focus-within:ring-2 hover:shadow-md">
       <div className="bg-sand relative aspect-[4/3]">
         {item.imageUrl ? (
           <img
@@ -24,15 +24,15 @@ export default function ItemCard({ item }: { item: Item }) {
             <CategoryIcon category={item.category} className="h-12 w-12" />
           </div>
         )}
-        <span className="text-brand-dark absolute top-3 left-3 rounded-full bg-white/95 px-2.5 py-1 text-xs font-semibold">
+        <span className="text-brand-dark absolute top-2 left-2 rounded-full bg-white/95 px-2 py-0.5 text-xs font-semibold sm:top-3 sm:left-3 sm:px-2.5 sm:py-1">
           {conditionLabel(item.condition)}
         </span>
       </div>
-      <div className="flex flex-1 flex-col gap-1 p-4">
+      <div className="flex flex-1 flex-col gap-1 p-3 break-words sm:p-4">
         <p className="text-muted text-xs font-medium tracking-wide uppercase">
           {ITEM_CATEGORIES[item.category] ?? item.category}
         </p>
-        <h3 className="text-ink font-semibold">
+        <h3 className="text-ink text-sm leading-snug font-semibold sm:text-base">
           <a
             href={MARKETPLACE_URL}
             target="_blank"
@@ -43,11 +43,13 @@ export default function ItemCard({ item }: { item: Item }) {
             <span className="sr-only"> (opens the marketplace in a new tab)</span>
           </a>
         </h3>
-        {item.brand && <p className="text-muted text-sm">{item.brand}</p>}
-        <p className="text-muted text-sm">Age: {ageGroupLabel(item.ageGroup)}</p>
-        <div className="mt-auto flex items-center justify-between pt-2">
-          <span className="text-brand-dark text-lg font-bold">{formatPrice(item.listingPrice)}</span>
-          <span className="text-muted flex items-center gap-1 text-sm">
+        {item.brand && <p className="text-muted text-xs sm:text-sm">{item.brand}</p>}
+        <p className="text-muted text-xs sm:text-sm">Age: {ageGroupLabel(item.ageGroup)}</p>
+        <div className="mt-auto flex flex-wrap items-center justify-between gap-x-2 pt-2">
+          <span className="text-brand-dark text-base font-bold sm:text-lg">
+            {formatPrice(item.listingPrice)}
+          </span>
+          <span className="text-muted flex items-center gap-1 text-xs sm:text-sm">
             <svg aria-hidden="true" viewBox="0 0 20 20" className="h-4 w-4 fill-amber-500">
               <path d="m10 1.5 2.6 5.3 5.9.9-4.3 4.1 1 5.8L10 14.9l-5.2 2.7 1-5.8L1.5 7.7l5.9-.9L10 1.5Z" />
             </svg>

@@ -1,4 +1,4 @@
-// A blog post card for the list (spec §2 "Blog list"): the whole card links to /blog/{slug}.
+// A blog post card for the list (docs/product.md, "Blog list"): the whole card links to /blog/{slug}.
 import type { BlogCategory } from '../../api/contract.ts';
 import { categoryColor, postCategories, type PostSummary } from '../lib/blog.ts';
 import { formatPostDate } from '../lib/format.ts';

@@ -57,11 +57,11 @@ export default function AuthControls() {
         <span
           aria-hidden="true"
           data-testid="auth-placeholder"
-          className="bg-sand inline-block h-10 w-24 animate-pulse rounded-lg"
+          className="bg-sand inline-block h-10 w-20 animate-pulse rounded-lg"
         />
       ) : user ? (
         <Suspense
-          fallback={<span aria-hidden="true" className="bg-sand inline-block h-10 w-24 rounded-lg" />}
+          fallback={<span aria-hidden="true" className="bg-sand inline-block h-10 w-20 rounded-lg" />}
         >
           <AccountMenu onLeave={() => void leave()} />
         </Suspense>

@@ -9,6 +9,9 @@ import ItemCard from '../components/ItemCard.tsx';
 import { api, errorMessage, read } from '../lib/api.ts';
 import { countLabel } from '../lib/format.ts';
 
+// Two cards a row even on the narrowest phones, as marketplace apps do (docs/product.md, "Item grids").
+const ITEM_GRID = 'mt-6 grid grid-cols-2 gap-3 sm:gap-5 lg:grid-cols-4';
+
 interface Props {
   /** Category key → number of items (from /api/items/categories). */
   counts: CategoryCounts;
@@ -124,11 +127,7 @@ export default function CategoryFilter({ counts, featured }: Props) {
             {filtered.message}
           </p>
         ) : filtered.state === 'loading' ? (
-          <ul
-            className="mt-6 grid grid-cols-1 gap-5 sm:grid-cols-2 lg:grid-cols-4"
-            aria-busy="true"
-            aria-label="Loading items"
-          >
+          <ul className={ITEM_GRID} aria-busy="true" aria-label="Loading items">
             {Array.from({ length: 4 }, (_, i) => (
               <li key={i} className="bg-sand h-80 animate-pulse rounded-2xl" />
             ))}
@@ -136,7 +135,7 @@ export default function CategoryFilter({ counts, featured }: Props) {
         ) : shown.length === 0 ? (
           <p className="text-muted mt-6">No items in this category yet.</p>
         ) : (
-          <ul className="mt-6 grid grid-cols-1 gap-5 sm:grid-cols-2 lg:grid-cols-4">
+          <ul className={ITEM_GRID}>
             {shown.map((item) => (
               <li key={item.itemId} className="flex">
                 <ItemCard item={item} />

@@ -1,7 +1,8 @@
-// The blog list's rules (spec §2 "Blog list", §4, §9; design decision 3), shared by the static
-// first page and the BlogList island so both agree.
+// The blog list's rules (docs/product.md, "Blog list"): which posts each static page of the list
+// shows, and which pages the build writes. The pages' addresses are in blog-paths.ts.
 import { BLOG_CATEGORY_COLORS, BLOG_PAGE_SIZE, DEFAULT_CATEGORY_COLOR } from '../config.ts';
 import type { BlogCategory, BlogPost, PostSummary } from '../../api/contract.ts';
+import type { BlogPageCounts } from './blog-paths.ts';
 
 export type { PostSummary };
 
@@ -56,20 +57,46 @@ export function blogView(all: PostSummary[], category: string | null, requestedP
   };
 }
 
-/** Reads ?category= and ?page= (design decision 3); unknown categories read as "all". */
-export function readBlogQuery(search: string, known: string[]): { category: string | null; page: number } {
-  const params = new URLSearchParams(search);
-  const category = params.get('category');
-  return {
-    category: category && known.includes(category) ? category : null,
-    page: Number.parseInt(params.get('page') ?? '1', 10) || 1,
-  };
+/** One static page of the blog list: a category (null for all posts) and one page of it. */
+export interface BlogListPage {
+  category: BlogCategory | null;
+  view: BlogView;
 }
 
-export function blogHref(category: string | null, page: number): string {
-  const params = new URLSearchParams();
-  if (category) params.set('category', category);
-  if (page > 1) params.set('page', String(page));
-  const query = params.toString();
-  return query ? `/blog?${query}` : '/blog';
+/** Every page of the blog list: all posts, then each category (an empty one has its one page). */
+export function blogListPages(all: PostSummary[], categories: BlogCategory[]): BlogListPage[] {
+  return [null, ...categories].flatMap((category) => {
+    const first = blogView(all, category?.slug ?? null, 1);
+    return Array.from({ length: first.pageCount }, (_, i) => ({
+      category,
+      view: i === 0 ? first : blogView(all, category?.slug ?? null, i + 1),
+    }));
+  });
+}
+
+/** The number of pages of each list, for forwarding old `?category=&page=` addresses. */
+export function blogPageCounts(pages: BlogListPage[]): BlogPageCounts {
+  const counts: BlogPageCounts = { all: 1, categories: {} };
+  for (const { category, view } of pages) {
+    if (category) counts.categories[category.slug] = view.pageCount;
+    else counts.all = view.pageCount;
+  }
+  return counts;
+}
+
+/**
+ * The numbered page links to show: all of them up to seven pages, else the first, the last and
+ * the current page with its neighbours, with null where numbers are left out.
+ */
+export function pageNumbers(page: number, pageCount: number): (number | null)[] {
+  if (pageCount <= 7) return Array.from({ length: pageCount }, (_, i) => i + 1);
+  const shown = [...new Set([1, page - 1, page, page + 1, pageCount])]
+    .filter((n) => n >= 1 && n <= pageCount)
+    .sort((a, b) => a - b);
+  return shown.flatMap((n, i) => {
+    const previous = shown[i - 1];
+    if (previous === undefined || n === previous + 1) return [n];
+    // A gap of one number shows that number rather than an ellipsis standing for it.
+    return n === previous + 2 ? [previous + 1, n] : [null, n];
+  });
 }

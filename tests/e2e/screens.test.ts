@@ -110,6 +110,44 @@ describe('home', () => {
     await close();
   });
 
+  it.each([360, 375, 430])(
+    'shows two item cards a row on a %i px phone, filtered too, without scrolling sideways',
+    async (width) => {
+      const context = await browser.newContext({ viewport: { width, height: 800 } });
+      const page = await context.newPage();
+      page.setDefaultTimeout(TIMEOUT);
+      await page.goto(`${base}/`);
+      const cards = page.locator('#featured li article');
+      const rows = async () => {
+        const boxes = await Promise.all((await cards.all()).map((card) => card.boundingBox()));
+        const [first, second, third] = boxes.map((box) => box!);
+        // Side by side on one row, both wider than a thumbnail, and the third on the next row.
+        expect(second!.y).toBe(first!.y);
+        expect(second!.x).toBeGreaterThan(first!.x + first!.width);
+        expect(first!.width).toBeGreaterThan(140);
+        expect(third!.x).toBe(first!.x);
+        expect(third!.y).toBeGreaterThan(first!.y + first!.height);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+        // The price and the rating fit inside their card.
+        const card = first!;
+        for (const text of [/^\$\d+\.\d{2}$/, /^4\.8/]) {
+          const box = (await cards.first().getByText(text).first().boundingBox())!;
+          expect(box.x + box.width).toBeLessThanOrEqual(card.x + card.width);
+        }
+      };
+      expect(await cards.count()).toBe(4);
+      await rows();
+      const tile = page.locator('#categories button', { hasText: 'Toys & Games' });
+      await tile.scrollIntoViewIfNeeded();
+      await waitForIsland(page, 'CategoryFilter');
+      await tile.click();
+      await expect.poll(() => page.getByRole('button', { name: 'Clear Filter' }).count()).toBe(1);
+      await expect.poll(() => cards.count()).toBeGreaterThan(2);
+      await rows();
+      await context.close();
+    },
+  );
+
   it('advances the hero every 10 seconds, pauses while hovered, and follows the dots', async () => {
     const context = await browser.newContext({ reducedMotion: 'no-preference' });
     const page = await context.newPage();
@@ -171,8 +209,9 @@ describe('blog list', () => {
     const html = await (await fetch(`${base}/blog`)).text();
     expect(html).toContain('Nestling blog');
     expect(html).toContain('Showing 1-10 of');
-    const { page, close } = await open('/blog');
+    const { page, errors, close } = await open('/blog');
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Nestling blog');
+    expect(await page.getByRole('link', { name: '← Back to Home' }).getAttribute('href')).toBe('/');
     expect(
       await page
         .getByRole('main')
@@ -185,42 +224,25 @@ describe('blog list', () => {
     );
     const rest = posts.filter((p) => p !== featured);
     expect(await page.getByText(`Showing 1-10 of ${rest.length} posts`).count()).toBe(1);
-    await waitForIsland(page, 'BlogList');
     await page.getByRole('link', { name: 'Next' }).click();
-    await expect.poll(() => page.url()).toBe(`${base}/blog?page=2`);
-    await expect.poll(() => page.getByText(`Showing 11-20 of ${rest.length} posts`).count()).toBe(1);
+    await page.waitForURL(`${base}/blog/page/2#latest-articles`);
+    expect(await page.getByText(`Showing 11-20 of ${rest.length} posts`).count()).toBe(1);
     expect(await page.locator('#latest-articles ~ ul li h3').first().textContent()).toBe(rest[10]!.title);
-    await page.goBack();
-    await expect.poll(() => page.getByText(`Showing 1-10 of ${rest.length} posts`).count()).toBe(1);
+    await page.locator('#latest-articles ~ ul li h3 a').first().click();
+    await page.waitForURL(`${base}/blog/${rest[10]!.slug}`);
+    expect(errors).toEqual([]);
     await close();
   });
 
-  it('filters by category from the URL and by the buttons; the active one clears it', async () => {
-    const categories = (await (await fetch(`${base}/api/blog/categories`)).json()) as {
-      slug: string;
-      categoryName: string;
-    }[];
-    const safety = categories.find((c) => c.slug === 'safety-health')!;
-    const inSafety = posts.filter((p) => p.relatedCategories.includes('safety-health') && !p.isFeatured);
-    const { page, close } = await open('/blog?category=safety-health');
-    await waitForIsland(page, 'BlogList');
-    await expect.poll(() => page.getByText(`of ${inSafety.length} posts`).count()).toBe(1);
-    const button = page.getByRole('button', { name: safety.categoryName, exact: true });
-    expect(await button.getAttribute('aria-pressed')).toBe('true');
-    expect(await page.getByRole('link', { name: /Subscribe to Safety & Health/ }).getAttribute('href')).toBe(
-      '/blog/category/safety-health/rss.xml',
-    );
-    await button.click();
-    await expect.poll(() => page.url()).toBe(`${base}/blog`);
-
-    const empty = categories.find((c) => !posts.some((p) => p.relatedCategories.includes(c.slug)))!;
-    await page.getByRole('button', { name: empty.categoryName, exact: true }).click();
-    await expect.poll(() => page.getByText('No posts found').count()).toBe(1);
-    expect(
-      await page.getByText(`There are no posts in ${empty.categoryName} yet.`, { exact: false }).count(),
-    ).toBe(1);
-    await page.getByRole('button', { name: 'View All Posts' }).click();
-    await expect.poll(() => page.url()).toBe(`${base}/blog`);
+  it('ships no island of its own: the filter and pages are links', async () => {
+    const { page, close } = await open('/blog');
+    expect(await page.locator('astro-island[component-url*="BlogList"]').count()).toBe(0);
+    const filters = page.getByRole('navigation', { name: 'Filter posts by category' }).getByRole('link');
+    const categories = (await (await fetch(`${base}/api/blog/categories`)).json()) as { slug: string }[];
+    expect(await filters.evaluateAll((links) => links.map((a) => a.getAttribute('href')))).toEqual([
+      '/blog',
+      ...categories.map((c) => `/blog/category/${c.slug}`),
+    ]);
     await close();
   });
 });
@@ -237,7 +259,7 @@ describe('blog post', () => {
     expect(await page.getByRole('link', { name: '← Back to Blog' }).getAttribute('href')).toBe('/blog');
     expect(
       await page.getByRole('list', { name: 'Categories' }).getByRole('link').first().getAttribute('href'),
-    ).toBe(`/blog?category=${post.relatedCategories[0]}`);
+    ).toBe(`/blog/category/${post.relatedCategories[0]}`);
     expect(await page.getByRole('button', { name: 'Share' }).count()).toBe(1);
     expect(await page.getByRole('heading', { name: 'Continue Reading' }).count()).toBe(1);
     await expect
@@ -386,6 +408,8 @@ describe('weight, links and accessibility', () => {
     const pages = [
       '/',
       '/blog',
+      '/blog/page/2',
+      '/blog/category/safety-health',
       `/blog/${posts[0]!.slug}`,
       '/safety',
       '/privacy-policy',
@@ -406,7 +430,6 @@ describe('weight, links and accessibility', () => {
   it.each([
     '/',
     '/blog',
-    '/blog?category=marketplace',
     'post',
     'empty-post',
     '/safety',
@@ -433,6 +456,8 @@ describe('weight, links and accessibility', () => {
     for (const path of [
       '/',
       '/blog',
+      '/blog/page/2',
+      '/blog/category/safety-health',
       `/blog/${posts[0]!.slug}`,
       '/safety',
       '/privacy-policy',

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 
 // Debian's Chromium; never a downloaded browser. The flags keep it off the (closed) network.
@@ -44,8 +44,12 @@ const pageErrors = new WeakMap<Page, string[]>();
  * A page in its own browser context that records uncaught errors, including React's hydration
  * failures (an island hydrating against a store another island has already changed).
  */
-export async function openPage(browser: Browser, timeoutMs = 15_000): Promise<Page> {
-  const context = await browser.newContext();
+export async function openPage(
+  browser: Browser,
+  timeoutMs = 15_000,
+  options: BrowserContextOptions = {},
+): Promise<Page> {
+  const context = await browser.newContext(options);
   const page = await context.newPage();
   page.setDefaultTimeout(timeoutMs);
   const errors: string[] = [];
