@@ -26,7 +26,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(siteDir, '_astro', 'app.abc123.js.br'), zlib.brotliCompressSync(js));
   const { db } = await createTestDb();
   server = await startServer({ db, distDir: () => siteDir, host: '127.0.0.1', port: 0 });
-  [post] = (await (await fetch(`${server.url}/api/blog/posts`)).json()) as (typeof post)[];
+  post = ((await (await fetch(`${server.url}/api/blog/posts`)).json()) as (typeof post)[])[0]!;
 });
 
 afterAll(async () => {
@@ -63,6 +63,32 @@ describe('the server', () => {
   it('compresses API answers', async () => {
     const res = await fetch(`${server.url}/api/blog/posts`, { headers: { 'Accept-Encoding': 'gzip' } });
     expect(res.headers.get('content-encoding')).toBe('gzip');
+  });
+
+  it('sends the security headers on pages, API answers, cached answers and errors', async () => {
+    const answers = [
+      await fetch(`${server.url}/`),
+      await fetch(`${server.url}/api/items`),
+      await fetch(`${server.url}/api/items`, { headers: { 'Accept-Encoding': 'br' } }),
+      await fetch(`${server.url}/no/such/page`),
+      await fetch(`${server.url}/api/blog/posts/${post.slug}/view`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'text/plain' },
+        body: 'x',
+      }),
+    ];
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 404, 415]);
+    for (const res of answers) {
+      expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
+      expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+      expect(res.headers.get('strict-transport-security')).toBeNull();
+      await res.arrayBuffer();
+    }
+    const behindTls = await fetch(`${server.url}/api/items`, { headers: { 'X-Forwarded-Proto': 'https' } });
+    expect(behindTls.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
+    await behindTls.arrayBuffer();
   });
 
   it('answers unknown paths with the 404 screen and a 404 status', async () => {
