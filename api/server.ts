@@ -94,10 +94,13 @@ export function createSiteApp({
 
   site.use(closeIfBodyPending);
   site.use(securityHeaders(distDir, csp ?? {}));
-  site.use(compress());
   // The node-server environment goes along, so the API sees the client's socket address.
   site.all('/api/*', (c) => api.fetch(c.req.raw, c.env));
   site.all('/api', (c) => api.fetch(c.req.raw, c.env));
+  // Pages the build did not precompress. Not the API: its read cache keeps hot answers compressed,
+  // and compressing (or even inspecting, as compress() does) every small JSON answer costs more
+  // than it saves.
+  site.use(compress());
 
   site.get('/privacy', (c) => c.redirect('/privacy-policy', 301));
 

@@ -25,7 +25,14 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(siteDir, '_astro', 'app.abc123.js'), js);
   fs.writeFileSync(path.join(siteDir, '_astro', 'app.abc123.js.br'), zlib.brotliCompressSync(js));
   const { db } = await createTestDb();
-  server = await startServer({ db, distDir: () => siteDir, host: '127.0.0.1', port: 0 });
+  // As in production: anonymous reads are cached (and compressed) for a second.
+  server = await startServer({
+    db,
+    distDir: () => siteDir,
+    host: '127.0.0.1',
+    port: 0,
+    deps: { readCacheMs: 1_000 },
+  });
   post = ((await (await fetch(`${server.url}/api/blog/posts`)).json()) as (typeof post)[])[0]!;
 });
 
@@ -60,9 +67,29 @@ describe('the server', () => {
     expect(await res.text()).toContain('nestling');
   });
 
-  it('compresses API answers', async () => {
-    const res = await fetch(`${server.url}/api/blog/posts`, { headers: { 'Accept-Encoding': 'gzip' } });
-    expect(res.headers.get('content-encoding')).toBe('gzip');
+  it('compresses larger API answers in the encoding the client prefers', async () => {
+    const get = (encoding: string) =>
+      fetch(`${server.url}/api/blog/posts`, { headers: { 'Accept-Encoding': encoding } });
+    const plain = await get('identity');
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(plain.headers.get('vary')).toBe('Accept-Encoding');
+    const expected: unknown = await plain.json();
+    for (const [accept, encoding] of [
+      ['gzip', 'gzip'],
+      ['gzip, deflate, br, zstd', 'br'],
+      ['br;q=0, gzip', 'gzip'],
+    ]) {
+      const res = await get(accept!);
+      expect(res.headers.get('content-encoding'), accept).toBe(encoding);
+      expect(res.headers.get('vary')).toBe('Accept-Encoding');
+      expect(await res.json()).toEqual(expected);
+    }
+    // A small answer is not worth compressing.
+    const small = await fetch(`${server.url}/api/community/count`, {
+      headers: { 'Accept-Encoding': 'gzip' },
+    });
+    expect(small.headers.get('content-encoding')).toBeNull();
+    expect(await small.json()).toEqual({ total: expect.any(Number) });
   });
 
   it('sends the security headers on pages, API answers, cached answers and errors', async () => {
