@@ -90,41 +90,40 @@ function matches(path: string, changed: Changed): boolean {
  * with `c.set('changed', ...)`), so a reader never sees their own like or comment go missing while
  * other posts keep their cache. Requests with a token are never cached. Answers are kept in each
  * encoding asked for (Brotli, gzip), so a hot answer is compressed once, not on every request.
+ * When an answer expires, the requests for it that arrive while it is being made again wait for
+ * that one instead of each running the same queries.
  */
 export function readCache(options: ReadCacheOptions) {
   const now = options.now ?? (() => Date.now());
   const maxEntries = options.maxEntries ?? 1_000;
   const entries = new Map<string, Entry>();
+  /** Answers being made, by key; a write that changes one drops it, so later readers do not wait for it. */
+  const making = new Map<string, { path: string; entry: Promise<Entry | null> }>();
+
+  function drop(changed: Changed | undefined) {
+    for (const map of [entries, making]) {
+      if (changed === undefined) map.clear();
+      else if (changed.length > 0) {
+        for (const [key, { path }] of map) if (matches(path, changed)) map.delete(key);
+      }
+    }
+  }
+
   return createMiddleware<AppEnv & { Variables: { changed?: Changed } }>(async (c, next) => {
     const method = c.req.method;
     if (method !== 'GET' && method !== 'HEAD') {
       await next();
-      if (c.res.status >= 400) return;
-      const changed = c.get('changed');
-      if (changed === undefined) entries.clear();
-      else if (changed.length > 0) {
-        for (const [key, entry] of entries) if (matches(entry.path, changed)) entries.delete(key);
-      }
+      if (c.res.status < 400) drop(c.get('changed'));
       return;
     }
     if (c.req.header('Authorization')) return next();
     const key = c.req.url;
-    let entry = entries.get(key);
+    let entry: Entry | null | undefined = entries.get(key);
     if (!entry || now() - entry.at >= options.ttlMs) {
-      await next();
-      const { status } = c.res;
-      const type = c.res.headers.get('Content-Type') ?? '';
-      if ((status !== 200 && status !== 404) || !type.startsWith('application/json')) return;
-      if (entries.size >= maxEntries) entries.clear();
-      entry = {
-        at: now(),
-        path: c.req.path,
-        status,
-        headers: [...c.res.headers],
-        body: await c.res.text(),
-        variants: {},
-      };
-      entries.set(key, entry);
+      const other = making.get(key);
+      entry = other ? await other.entry : await make();
+      // Not cacheable (an error, not JSON): this request gets its own answer.
+      if (!entry) return c.finalized ? undefined : next();
     }
     const { body, headers } = variant(entry, preferredEncoding(c.req.header('Accept-Encoding')));
     const answer = new Response(body, { status: entry.status, headers });
@@ -132,5 +131,33 @@ export function readCache(options: ReadCacheOptions) {
     // Replaces the answer just made rather than merging into it (Hono's setter merges headers).
     c.res = undefined;
     c.res = answer;
+
+    async function make(): Promise<Entry | null> {
+      const at = now();
+      const path = c.req.path;
+      let done!: (made: Entry | null) => void;
+      const mine = { path, entry: new Promise<Entry | null>((resolve) => (done = resolve)) };
+      making.set(key, mine);
+      let made: Entry | null = null;
+      try {
+        await next();
+        const { status } = c.res;
+        const type = c.res.headers.get('Content-Type') ?? '';
+        if ((status === 200 || status === 404) && type.startsWith('application/json')) {
+          made = { at, path, status, headers: [...c.res.headers], body: await c.res.text(), variants: {} };
+        }
+      } finally {
+        // A write that changed this answer meanwhile dropped it from `making`: then it is not kept.
+        if (making.get(key) === mine) {
+          making.delete(key);
+          if (made) {
+            if (entries.size >= maxEntries) entries.clear();
+            entries.set(key, made);
+          }
+        }
+        done(made);
+      }
+      return made;
+    }
   });
 }

@@ -1,5 +1,6 @@
-// The read cache in each encoding, on the real app over a real database: a compressed answer is
-// the same JSON as the plain one.
+// The read cache under concurrent readers and in each encoding, on the real app over a real
+// database: readers of an expired answer share one set of queries, and a compressed answer is the
+// same JSON as the plain one.
 import zlib from 'node:zlib';
 import type { KyselyPlugin } from 'kysely';
 import { describe, expect, it } from 'vitest';
@@ -22,6 +23,39 @@ async function countingApp() {
 }
 
 describe('the read cache, shared', () => {
+  it('lets readers who arrive while an answer is being made wait for it', async () => {
+    const { app, db, queries } = await countingApp();
+    const { post_id: postId } = await db
+      .selectFrom('blog_posts')
+      .select('post_id')
+      .orderBy('comment_count', 'desc')
+      .executeTakeFirstOrThrow();
+    const path = `/api/blog/posts/${postId}/comments`;
+
+    // What one reader costs: the queries of a single answer.
+    const { app: single, queries: singleQueries } = await countingApp();
+    const alone = await (await single.request(path)).text();
+    const perAnswer = singleQueries();
+    expect(perAnswer).toBeGreaterThan(0);
+
+    const answers = await Promise.all(Array.from({ length: 20 }, () => app.request(path)));
+    expect(answers.map((r) => r.status)).toEqual(Array(20).fill(200));
+    const bodies = await Promise.all(answers.map((r) => r.text()));
+    expect(new Set(bodies)).toEqual(new Set([alone]));
+    expect(queries()).toBe(perAnswer);
+  });
+
+  it('gives each reader of an answer it cannot keep that reader own answer', async () => {
+    const { app } = await countingApp();
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => app.request('/api/blog/posts/1/comments?limit=0')),
+    );
+    for (const res of answers) {
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ error: 'limit: must be an integer from 1 to 100' });
+    }
+  });
+
   it('keeps an answer in the encodings asked for, each the same JSON', async () => {
     const { app } = await countingApp();
     const get = (encoding?: string) =>
