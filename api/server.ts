@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { type HttpBindings, serve } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { compress } from 'hono/compress';
 import { createMiddleware } from 'hono/factory';
 import { type AppDeps, createApp } from './app.ts';
@@ -69,19 +69,34 @@ function lingerOnClose(incoming: IncomingMessage): void {
  * @hono/node-server gives that only 500 ms before it drops the socket under whatever the client
  * sent next. A body that has all arrived is discarded from memory, so those connections stay open.
  */
-const closeIfBodyPending = createMiddleware<{ Bindings: Partial<HttpBindings> | undefined }>(
-  async (c, next) => {
-    await next();
-    // In-process callers (app.request) have no socket.
-    const incoming = c.env?.incoming;
-    if (!incoming || incoming.complete) return;
+const closeIfBodyPending = createMiddleware<{ Bindings: Partial<HttpBindings> | undefined }>((c, next) => {
+  // In-process callers (app.request) have no socket; GET and HEAD bring no body to leave unread.
+  const incoming = c.env?.incoming;
+  if (!incoming || c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+  return next().then(async () => {
+    if (incoming.complete) return;
     // A body that came with the headers is marked complete only on a later turn of the loop.
     await new Promise((resolve) => setImmediate(resolve));
     if (incoming.complete) return;
     c.res.headers.set('Connection', 'close');
     lingerOnClose(incoming);
-  },
-);
+  });
+});
+
+/**
+ * @hono/node-server gives every request but GET and HEAD a body stream, even when the HTTP message
+ * has none (a view beacon sends Content-Length: 0), and the API's first look at it (is there a
+ * body, is it too large) turns the light request into a full one with a stream: most of the cost
+ * of a view. A request that has no body is handed on as one.
+ */
+function withoutEmptyBody(request: Request, incoming: IncomingMessage | undefined): Request {
+  if (!incoming || request.method === 'GET' || request.method === 'HEAD') return request;
+  const length = incoming.headers['content-length'];
+  if (incoming.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0')) {
+    return request;
+  }
+  return new Request(request.url, { method: request.method, headers: request.headers });
+}
 
 export function createSiteApp({
   db,
@@ -95,8 +110,10 @@ export function createSiteApp({
   site.use(closeIfBodyPending);
   site.use(securityHeaders(distDir, csp ?? {}));
   // The node-server environment goes along, so the API sees the client's socket address.
-  site.all('/api/*', (c) => api.fetch(c.req.raw, c.env));
-  site.all('/api', (c) => api.fetch(c.req.raw, c.env));
+  const toApi = (c: Context<{ Bindings: Partial<HttpBindings> | undefined }>) =>
+    api.fetch(withoutEmptyBody(c.req.raw, c.env?.incoming), c.env);
+  site.all('/api/*', toApi);
+  site.all('/api', toApi);
   // Pages the build did not precompress. Not the API: its read cache keeps hot answers compressed,
   // and compressing (or even inspecting, as compress() does) every small JSON answer costs more
   // than it saves.

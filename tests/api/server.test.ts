@@ -150,6 +150,39 @@ describe('graceful shutdown', () => {
   });
 });
 
+describe('request bodies through the server', () => {
+  it('hands the API the body a request has, in full or chunked, and none when it has none', async () => {
+    const json = JSON.stringify({ email: 'parent@example.com', confirmed: true });
+    const connection = await RawConnection.open(server.url);
+    const requests = [
+      requestHead('POST', '/api/account/deletion-requests', {
+        'Content-Type': 'application/json',
+        'Content-Length': json.length,
+      }) + json,
+      requestHead('POST', '/api/account/deletion-requests', {
+        'Content-Type': 'application/json',
+        'Transfer-Encoding': 'chunked',
+      }) +
+        `${(10).toString(16)}\r\n${json.slice(0, 10)}\r\n${(json.length - 10).toString(16)}\r\n${json.slice(10)}\r\n0\r\n\r\n`,
+      // A view beacon as browsers send it, and as a client that declares no length at all.
+      requestHead('POST', `/api/blog/posts/${post.slug}/view`, { 'Content-Length': 0 }),
+      requestHead('POST', `/api/blog/posts/${post.slug}/view`),
+    ];
+    const answers = [];
+    for (const request of requests) {
+      connection.write(request);
+      answers.push(await connection.response());
+    }
+    connection.close();
+    expect(answers.map((a) => [a.status, JSON.parse(a.body)])).toEqual([
+      [201, { received: true }],
+      [201, { received: true }],
+      [200, { viewCount: expect.any(Number) }],
+      [200, { viewCount: expect.any(Number) }],
+    ]);
+  });
+});
+
 /** Writes the API refuses without reading their body, and the answer each gets. */
 const REFUSED = [
   {
