@@ -73,14 +73,17 @@ const closeIfBodyPending = createMiddleware<{ Bindings: Partial<HttpBindings> | 
   // In-process callers (app.request) have no socket; GET and HEAD bring no body to leave unread.
   const incoming = c.env?.incoming;
   if (!incoming || c.req.method === 'GET' || c.req.method === 'HEAD') return next();
-  return next().then(async () => {
-    if (incoming.complete) return;
+  return answerThenCheck(incoming);
+
+  async function answerThenCheck(request: IncomingMessage) {
+    await next();
+    if (request.complete) return;
     // A body that came with the headers is marked complete only on a later turn of the loop.
     await new Promise((resolve) => setImmediate(resolve));
-    if (incoming.complete) return;
+    if (request.complete) return;
     c.res.headers.set('Connection', 'close');
-    lingerOnClose(incoming);
-  });
+    lingerOnClose(request);
+  }
 });
 
 /**
