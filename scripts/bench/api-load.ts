@@ -19,11 +19,29 @@ export interface Figure {
   p99: number;
   errors: number;
   non2xx: number;
+  /** The server process's CPU time per answered request, in µs (Linux only). */
+  cpuUs?: number;
 }
 
-/** One autocannon run: 50 connections for BENCH_SECONDS, req/s as autocannon's average. */
-export async function measure(name: string, opts: autocannon.Options): Promise<Figure> {
+/** CPU time a process has used, in ms, from /proc (user + system, in 1/100 s). */
+function cpuMs(pid: number): number | undefined {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One autocannon run: 50 connections for BENCH_SECONDS, req/s as autocannon's average. With the
+ * server's pid, also its CPU time per request: on a shared machine that moves much less than
+ * req/s, which depends on what else gets the cores (autocannon included).
+ */
+export async function measure(name: string, opts: autocannon.Options, serverPid?: number): Promise<Figure> {
+  const before = serverPid === undefined ? undefined : cpuMs(serverPid);
   const result = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts });
+  const after = serverPid === undefined ? undefined : cpuMs(serverPid);
   return {
     name,
     rps: result.requests.average,
@@ -31,6 +49,10 @@ export async function measure(name: string, opts: autocannon.Options): Promise<F
     p99: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
+    cpuUs:
+      before === undefined || after === undefined || result.requests.total === 0
+        ? undefined
+        : ((after - before) * 1000) / result.requests.total,
   };
 }
 

@@ -171,12 +171,17 @@ try {
   await warmUp(get(pagePath));
 
   const rows: Row[] = [];
-  const helloBefore = await measure('hello-world Hono (ceiling), before', helloOpts);
-  const ceiling = await measure('same-payload Hono: the first comment page from memory (ceiling)', {
-    url: `${samePayload.url}${pagePath}`,
-    headers: BROWSER_HEADERS,
-  });
-  const page = await measure(`GET first comment page of a ${THREAD_SIZE}-comment thread`, get(pagePath));
+  const helloBefore = await measure('hello-world Hono (ceiling), before', helloOpts, hello.child.pid);
+  const ceiling = await measure(
+    'same-payload Hono: the first comment page from memory (ceiling)',
+    { url: `${samePayload.url}${pagePath}`, headers: BROWSER_HEADERS },
+    samePayload.child.pid,
+  );
+  const page = await measure(
+    `GET first comment page of a ${THREAD_SIZE}-comment thread`,
+    get(pagePath),
+    server.child.pid,
+  );
   rows.push({ ...page, ceiling: { name: 'same-payload', rps: ceiling.rps }, target: { share: 0.7 } });
 
   const reads: Figure[] = [];
@@ -188,7 +193,7 @@ try {
     ['GET /api/blog/categories', '/api/blog/categories'],
     ['GET /api/items/categories', '/api/items/categories'],
   ] as const) {
-    reads.push(await measure(name, get(p)));
+    reads.push(await measure(name, get(p), server.child.pid));
   }
 
   // Nine comment pages to one view beacon, as every post visit sends one; each connection is a
@@ -212,16 +217,22 @@ try {
     reconnectRate: REQUESTS_PER_READER,
   };
   await fromManyAddresses(() => warmUp(mixOpts));
-  const mix = await fromManyAddresses(() => measure('reader mix: 9 comment pages : 1 view beacon', mixOpts));
-  const views = await fromManyAddresses(() =>
-    measure('POST /api/blog/posts/:slug/view', {
-      url: `${base}/api/blog/posts/${busiest.slug}/view`,
-      method: 'POST',
-      headers: BEACON_HEADERS,
-      reconnectRate: REQUESTS_PER_READER,
-    }),
+  const mix = await fromManyAddresses(() =>
+    measure('reader mix: 9 comment pages : 1 view beacon', mixOpts, server.child.pid),
   );
-  const helloAfter = await measure('hello-world Hono (ceiling), after', helloOpts);
+  const views = await fromManyAddresses(() =>
+    measure(
+      'POST /api/blog/posts/:slug/view',
+      {
+        url: `${base}/api/blog/posts/${busiest.slug}/view`,
+        method: 'POST',
+        headers: BEACON_HEADERS,
+        reconnectRate: REQUESTS_PER_READER,
+      },
+      server.child.pid,
+    ),
+  );
+  const helloAfter = await measure('hello-world Hono (ceiling), after', helloOpts, hello.child.pid);
   const helloRps = (helloBefore.rps + helloAfter.rps) / 2;
   const helloCeiling = { name: 'hello-world', rps: helloRps };
   // The hello-world ceiling is the mean of a run before and one after the reads.
@@ -275,24 +286,25 @@ try {
     url: `${writer.url}/api/blog/posts/${posts[2]!.post_id}/comments`,
     requests: [{ method: 'POST', setupRequest: (req) => ({ ...signed(req), body: COMMENT }) }],
   });
-  const likes = await measure('POST /api/blog/posts/:slug/like', likeOpts);
+  const likes = await measure('POST /api/blog/posts/:slug/like', likeOpts, writer.child.pid);
   rows.push({ ...likes, ceiling: helloCeiling, target: { rps: 1_000 } });
   let acknowledged = 0;
-  const comments = await measure('POST /api/blog/posts/:id/comments', {
-    url: `${writer.url}/api/blog/posts/${busiest.post_id}/comments`,
-    requests: [
-      {
-        method: 'POST',
-        setupRequest: (req) => ({
-          ...signed(req),
-          body: COMMENT,
-        }),
-        onResponse: (status) => {
-          if (status === 201) acknowledged++;
+  const comments = await measure(
+    'POST /api/blog/posts/:id/comments',
+    {
+      url: `${writer.url}/api/blog/posts/${busiest.post_id}/comments`,
+      requests: [
+        {
+          method: 'POST',
+          setupRequest: (req) => ({ ...signed(req), body: COMMENT }),
+          onResponse: (status) => {
+            if (status === 201) acknowledged++;
+          },
         },
-      },
-    ],
-  });
+      ],
+    },
+    writer.child.pid,
+  );
   rows.push({ ...comments, ceiling: helloCeiling, target: { rps: 1_000 } });
   // Comments still in flight when autocannon stopped finish before the count is read.
   await new Promise((resolve) => setTimeout(resolve, 2_000));
@@ -305,13 +317,14 @@ try {
       `same-payload ${int(ceiling.rps)} req/s.`,
   );
   console.log(
-    '\n| measurement | req/s | p50 ms | p99 ms | errors | non-2xx | ceiling | share | target | met |',
+    '\n| measurement | req/s | p50 ms | p99 ms | errors | non-2xx | server CPU µs/req | ceiling | share | target | met |',
   );
-  console.log('| --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | --- | --- |');
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | --- | --- |');
   for (const row of rows) {
     const share = row.ceiling ? pct(row.rps / row.ceiling.rps) : '–';
     console.log(
       `| ${row.name} | ${int(row.rps)} | ${row.p50} | ${row.p99} | ${row.errors} | ${row.non2xx} | ` +
+        `${row.cpuUs === undefined ? '–' : row.cpuUs.toFixed(0)} | ` +
         `${row.ceiling?.name ?? '–'} | ${share} | ${targetText(row.target)} | ${verdict(row)} |`,
     );
   }
