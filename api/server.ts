@@ -1,10 +1,12 @@
 import fs from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { serve } from '@hono/node-server';
+import { type HttpBindings, serve } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { compress } from 'hono/compress';
+import { createMiddleware } from 'hono/factory';
 import { type AppDeps, createApp } from './app.ts';
 import type { DB } from './db/database.ts';
 import { createViewBuffer } from './lib/view-buffer.ts';
@@ -34,6 +36,71 @@ function cacheControlFor(file: string): string {
   return 'public, no-cache';
 }
 
+/** How long a connection that is being closed keeps reading what its client still sends. */
+const LINGER_MS = 2_000;
+
+/**
+ * Closes the socket in stages once its last answer is written (RFC 9112, section 9.6): our side
+ * first, then, after the client has closed too or LINGER_MS, the rest. Dropping it at once with
+ * request bytes still arriving makes the kernel answer them with a reset, which can overtake the
+ * answer itself, so the client would see a broken connection instead of a 413.
+ */
+function lingerOnClose(incoming: IncomingMessage): void {
+  const socket = incoming.socket;
+  let lingering = false;
+  // Node's server calls destroySoon() after an answer that said Connection: close.
+  socket.destroySoon = () => {
+    if (lingering) return;
+    lingering = true;
+    socket.end();
+    // Nobody wants the rest of the body now; a body reader the app started would keep it paused.
+    incoming.removeAllListeners('data');
+    incoming.resume();
+    // Not unref'd: a graceful shutdown waits for this socket, at most LINGER_MS.
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    socket.once('close', () => clearTimeout(timer));
+  };
+}
+
+/**
+ * An answer given before the request body has all arrived (a 413, or a 401 or 415 refused before
+ * reading) says Connection: close. Keeping the connection alive would promise the client its next
+ * request, but the rest of the body still has to come off the socket first, and
+ * @hono/node-server gives that only 500 ms before it drops the socket under whatever the client
+ * sent next. A body that has all arrived is discarded from memory, so those connections stay open.
+ */
+const closeIfBodyPending = createMiddleware<{ Bindings: Partial<HttpBindings> | undefined }>((c, next) => {
+  // In-process callers (app.request) have no socket; GET and HEAD bring no body to leave unread.
+  const incoming = c.env?.incoming;
+  if (!incoming || c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+  return answerThenCheck(incoming);
+
+  async function answerThenCheck(request: IncomingMessage) {
+    await next();
+    if (request.complete) return;
+    // A body that came with the headers is marked complete only on a later turn of the loop.
+    await new Promise((resolve) => setImmediate(resolve));
+    if (request.complete) return;
+    c.res.headers.set('Connection', 'close');
+    lingerOnClose(request);
+  }
+});
+
+/**
+ * @hono/node-server gives every request but GET and HEAD a body stream, even when the HTTP message
+ * has none (a view beacon sends Content-Length: 0), and the API's first look at it (is there a
+ * body, is it too large) turns the light request into a full one with a stream: most of the cost
+ * of a view. A request that has no body is handed on as one.
+ */
+function withoutEmptyBody(request: Request, incoming: IncomingMessage | undefined): Request {
+  if (!incoming || request.method === 'GET' || request.method === 'HEAD') return request;
+  const length = incoming.headers['content-length'];
+  if (incoming.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0')) {
+    return request;
+  }
+  return new Request(request.url, { method: request.method, headers: request.headers });
+}
+
 export function createSiteApp({
   db,
   distDir,
@@ -43,11 +110,17 @@ export function createSiteApp({
   const api = createApp({ ...deps, db });
   const site = new Hono();
 
+  site.use(closeIfBodyPending);
   site.use(securityHeaders(distDir, csp ?? {}));
-  site.use(compress());
   // The node-server environment goes along, so the API sees the client's socket address.
-  site.all('/api/*', (c) => api.fetch(c.req.raw, c.env));
-  site.all('/api', (c) => api.fetch(c.req.raw, c.env));
+  const toApi = (c: Context<{ Bindings: Partial<HttpBindings> | undefined }>) =>
+    api.fetch(withoutEmptyBody(c.req.raw, c.env?.incoming), c.env);
+  site.all('/api/*', toApi);
+  site.all('/api', toApi);
+  // Pages the build did not precompress. Not the API: its read cache keeps hot answers compressed,
+  // and compressing (or even inspecting, as compress() does) every small JSON answer costs more
+  // than it saves.
+  site.use(compress());
 
   site.get('/privacy', (c) => c.redirect('/privacy-policy', 301));
 

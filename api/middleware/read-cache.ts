@@ -1,4 +1,6 @@
+import zlib from 'node:zlib';
 import { createMiddleware } from 'hono/factory';
+import { parseAccept } from 'hono/utils/accept';
 import type { AppEnv } from '../types.ts';
 
 export interface ReadCacheOptions {
@@ -9,12 +11,64 @@ export interface ReadCacheOptions {
   now?: () => number;
 }
 
+type Encoding = 'br' | 'gzip' | 'identity';
+
+/** Smaller answers go as they are: compressing them saves less than it costs. */
+const MIN_COMPRESSED_BYTES = 1024;
+
+const compressors: Record<Exclude<Encoding, 'identity'>, (body: string) => Uint8Array<ArrayBuffer>> = {
+  // Quality 5 is most of brotli's gain at a small part of its default (11) cost.
+  br: (body) => zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } }),
+  gzip: (body) => zlib.gzipSync(body),
+};
+
+interface Variant {
+  body: string | Uint8Array<ArrayBuffer>;
+  /** A plain object: @hono/node-server writes it as it is, where a list or Headers is converted. */
+  headers: Record<string, string>;
+}
+
 interface Entry {
   at: number;
   path: string;
   status: number;
   headers: [string, string][];
   body: string;
+  /** The answer in each encoding a client has asked for, made on the first such request. */
+  variants: Partial<Record<Encoding, Variant>>;
+}
+
+/** Accept-Encoding values seen, and the encoding each asks for: browsers send a handful. */
+const chosen = new Map<string, Encoding>();
+
+/** The encoding the client wants most; among equals, Brotli (the smaller) before gzip. */
+function preferredEncoding(header: string | undefined): Encoding {
+  if (!header) return 'identity';
+  let best = chosen.get(header);
+  if (best) return best;
+  const accepted = parseAccept(header);
+  best = 'identity';
+  let bestQ = 0;
+  for (const encoding of ['br', 'gzip'] as const) {
+    const q = accepted.find((a) => a.type.toLowerCase() === encoding)?.q ?? 0;
+    if (q > bestQ) [best, bestQ] = [encoding, q];
+  }
+  if (chosen.size >= 100) chosen.clear();
+  chosen.set(header, best);
+  return best;
+}
+
+function variant(entry: Entry, encoding: Encoding): Variant {
+  let made = entry.variants[encoding];
+  if (!made) {
+    const headers = { ...Object.fromEntries(entry.headers), vary: 'Accept-Encoding' };
+    made =
+      encoding === 'identity' || entry.body.length < MIN_COMPRESSED_BYTES
+        ? { body: entry.body, headers }
+        : { body: compressors[encoding](entry.body), headers: { ...headers, 'content-encoding': encoding } };
+    entry.variants[encoding] = made;
+  }
+  return made;
 }
 
 /**
@@ -34,42 +88,76 @@ function matches(path: string, changed: Changed): boolean {
  * A micro-cache for the public read endpoints: the same anonymous GET within ttlMs gets the stored
  * answer instead of new queries. A successful write drops the answers it changed (routes say which
  * with `c.set('changed', ...)`), so a reader never sees their own like or comment go missing while
- * other posts keep their cache. Requests with a token are never cached.
+ * other posts keep their cache. Requests with a token are never cached. Answers are kept in each
+ * encoding asked for (Brotli, gzip), so a hot answer is compressed once, not on every request.
+ * When an answer expires, the requests for it that arrive while it is being made again wait for
+ * that one instead of each running the same queries.
  */
 export function readCache(options: ReadCacheOptions) {
   const now = options.now ?? (() => Date.now());
   const maxEntries = options.maxEntries ?? 1_000;
   const entries = new Map<string, Entry>();
+  /** Answers being made, by key; a write that changes one drops it, so later readers do not wait for it. */
+  const making = new Map<string, { path: string; entry: Promise<Entry | null> }>();
+
+  function drop(changed: Changed | undefined) {
+    for (const map of [entries, making]) {
+      if (changed === undefined) map.clear();
+      else if (changed.length > 0) {
+        for (const [key, { path }] of map) if (matches(path, changed)) map.delete(key);
+      }
+    }
+  }
+
   return createMiddleware<AppEnv & { Variables: { changed?: Changed } }>(async (c, next) => {
     const method = c.req.method;
     if (method !== 'GET' && method !== 'HEAD') {
       await next();
-      if (c.res.status >= 400) return;
-      const changed = c.get('changed');
-      if (changed === undefined) entries.clear();
-      else if (changed.length > 0) {
-        for (const [key, entry] of entries) if (matches(entry.path, changed)) entries.delete(key);
-      }
+      if (c.res.status < 400) drop(c.get('changed'));
       return;
     }
     if (c.req.header('Authorization')) return next();
     const key = c.req.url;
-    const hit = entries.get(key);
-    if (hit && now() - hit.at < options.ttlMs) {
-      return new Response(hit.body, { status: hit.status, headers: hit.headers });
+    let entry: Entry | null | undefined = entries.get(key);
+    if (!entry || now() - entry.at >= options.ttlMs) {
+      const other = making.get(key);
+      entry = other ? await other.entry : await make();
+      // Not cacheable (an error, not JSON): this request gets its own answer.
+      if (!entry) return c.finalized ? undefined : next();
     }
-    await next();
-    const { status } = c.res;
-    const type = c.res.headers.get('Content-Type') ?? '';
-    if ((status === 200 || status === 404) && type.startsWith('application/json')) {
-      if (entries.size >= maxEntries) entries.clear();
-      entries.set(key, {
-        at: now(),
-        path: c.req.path,
-        status,
-        headers: [...c.res.headers],
-        body: await c.res.clone().text(),
-      });
+    const { body, headers } = variant(entry, preferredEncoding(c.req.header('Accept-Encoding')));
+    const answer = new Response(body, { status: entry.status, headers });
+    if (!c.finalized) return answer;
+    // Replaces the answer just made rather than merging into it (Hono's setter merges headers).
+    c.res = undefined;
+    c.res = answer;
+
+    async function make(): Promise<Entry | null> {
+      const at = now();
+      const path = c.req.path;
+      let done!: (made: Entry | null) => void;
+      const mine = { path, entry: new Promise<Entry | null>((resolve) => (done = resolve)) };
+      making.set(key, mine);
+      let made: Entry | null = null;
+      try {
+        await next();
+        const { status } = c.res;
+        const type = c.res.headers.get('Content-Type') ?? '';
+        if ((status === 200 || status === 404) && type.startsWith('application/json')) {
+          made = { at, path, status, headers: [...c.res.headers], body: await c.res.text(), variants: {} };
+        }
+      } finally {
+        // A write that changed this answer meanwhile dropped it from `making`: then it is not kept.
+        if (making.get(key) === mine) {
+          making.delete(key);
+          if (made) {
+            if (entries.size >= maxEntries) entries.clear();
+            entries.set(key, made);
+          }
+        }
+        done(made);
+      }
+      return made;
     }
   });
 }

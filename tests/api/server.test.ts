@@ -1,13 +1,18 @@
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_BODY_BYTES } from '../../api/contract.ts';
+import { createMemoryRateLimiter } from '../../api/middleware/rate-limit.ts';
 import { type RunningServer, startServer } from '../../api/server.ts';
+import { RawConnection, requestHead } from '../helpers/raw-http.ts';
 import { createTestDb, tempDir } from '../helpers/test-db.ts';
 
 // The server over a tiny hand-made site folder: what matters here is how it serves files.
 let server: RunningServer;
 let siteDir: string;
+let post: { slug: string; postId: number };
 
 beforeAll(async () => {
   siteDir = tempDir('nestling-site-');
@@ -20,7 +25,15 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(siteDir, '_astro', 'app.abc123.js'), js);
   fs.writeFileSync(path.join(siteDir, '_astro', 'app.abc123.js.br'), zlib.brotliCompressSync(js));
   const { db } = await createTestDb();
-  server = await startServer({ db, distDir: () => siteDir, host: '127.0.0.1', port: 0 });
+  // As in production: anonymous reads are cached (and compressed) for a second.
+  server = await startServer({
+    db,
+    distDir: () => siteDir,
+    host: '127.0.0.1',
+    port: 0,
+    deps: { readCacheMs: 1_000 },
+  });
+  post = ((await (await fetch(`${server.url}/api/blog/posts`)).json()) as (typeof post)[])[0]!;
 });
 
 afterAll(async () => {
@@ -54,9 +67,55 @@ describe('the server', () => {
     expect(await res.text()).toContain('nestling');
   });
 
-  it('compresses API answers', async () => {
-    const res = await fetch(`${server.url}/api/blog/posts`, { headers: { 'Accept-Encoding': 'gzip' } });
-    expect(res.headers.get('content-encoding')).toBe('gzip');
+  it('compresses larger API answers in the encoding the client prefers', async () => {
+    const get = (encoding: string) =>
+      fetch(`${server.url}/api/blog/posts`, { headers: { 'Accept-Encoding': encoding } });
+    const plain = await get('identity');
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(plain.headers.get('vary')).toBe('Accept-Encoding');
+    const expected: unknown = await plain.json();
+    for (const [accept, encoding] of [
+      ['gzip', 'gzip'],
+      ['gzip, deflate, br, zstd', 'br'],
+      ['br;q=0, gzip', 'gzip'],
+    ]) {
+      const res = await get(accept!);
+      expect(res.headers.get('content-encoding'), accept).toBe(encoding);
+      expect(res.headers.get('vary')).toBe('Accept-Encoding');
+      expect(await res.json()).toEqual(expected);
+    }
+    // A small answer is not worth compressing.
+    const small = await fetch(`${server.url}/api/community/count`, {
+      headers: { 'Accept-Encoding': 'gzip' },
+    });
+    expect(small.headers.get('content-encoding')).toBeNull();
+    expect(await small.json()).toEqual({ total: expect.any(Number) });
+  });
+
+  it('sends the security headers on pages, API answers, cached answers and errors', async () => {
+    const answers = [
+      await fetch(`${server.url}/`),
+      await fetch(`${server.url}/api/items`),
+      await fetch(`${server.url}/api/items`, { headers: { 'Accept-Encoding': 'br' } }),
+      await fetch(`${server.url}/no/such/page`),
+      await fetch(`${server.url}/api/blog/posts/${post.slug}/view`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'text/plain' },
+        body: 'x',
+      }),
+    ];
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 404, 415]);
+    for (const res of answers) {
+      expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
+      expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+      expect(res.headers.get('strict-transport-security')).toBeNull();
+      await res.arrayBuffer();
+    }
+    const behindTls = await fetch(`${server.url}/api/items`, { headers: { 'X-Forwarded-Proto': 'https' } });
+    expect(behindTls.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
+    await behindTls.arrayBuffer();
   });
 
   it('answers unknown paths with the 404 screen and a 404 status', async () => {
@@ -88,5 +147,192 @@ describe('graceful shutdown', () => {
     await closed;
     await expect(db.selectFrom('items').selectAll().execute()).rejects.toThrow();
     await expect(fetch(`${own.url}/`)).rejects.toThrow();
+  });
+});
+
+describe('request bodies through the server', () => {
+  it('hands the API the body a request has, in full or chunked, and none when it has none', async () => {
+    const json = JSON.stringify({ email: 'parent@example.com', confirmed: true });
+    const connection = await RawConnection.open(server.url);
+    const requests = [
+      requestHead('POST', '/api/account/deletion-requests', {
+        'Content-Type': 'application/json',
+        'Content-Length': json.length,
+      }) + json,
+      requestHead('POST', '/api/account/deletion-requests', {
+        'Content-Type': 'application/json',
+        'Transfer-Encoding': 'chunked',
+      }) +
+        `${(10).toString(16)}\r\n${json.slice(0, 10)}\r\n${(json.length - 10).toString(16)}\r\n${json.slice(10)}\r\n0\r\n\r\n`,
+      // A view beacon as browsers send it, and as a client that declares no length at all.
+      requestHead('POST', `/api/blog/posts/${post.slug}/view`, { 'Content-Length': 0 }),
+      requestHead('POST', `/api/blog/posts/${post.slug}/view`),
+    ];
+    const answers = [];
+    for (const request of requests) {
+      connection.write(request);
+      answers.push(await connection.response());
+    }
+    connection.close();
+    expect(answers.map((a) => [a.status, JSON.parse(a.body)])).toEqual([
+      [201, { received: true }],
+      [201, { received: true }],
+      [200, { viewCount: expect.any(Number) }],
+      [200, { viewCount: expect.any(Number) }],
+    ]);
+  });
+});
+
+/** Writes the API refuses without reading their body, and the answer each gets. */
+const REFUSED = [
+  {
+    name: '413 for a body over the limit',
+    path: () => `/api/blog/posts/${post.slug}/view`,
+    type: 'application/json',
+    size: MAX_BODY_BYTES + 1,
+    status: 413,
+  },
+  {
+    name: '401 for a comment without a token',
+    path: () => `/api/blog/posts/${post.postId}/comments`,
+    type: 'application/json',
+    size: 40,
+    status: 401,
+  },
+  {
+    name: '415 for a body that is not JSON',
+    path: () => `/api/blog/posts/${post.slug}/view`,
+    type: 'text/plain',
+    size: 40,
+    status: 415,
+  },
+];
+
+const head = (path: string, type: string, size: number) =>
+  requestHead('POST', path, { 'Content-Type': type, 'Content-Length': size });
+
+describe('a connection after a body the API refused', () => {
+  it.each(REFUSED)(
+    '$name: says Connection: close while the body is still coming, ends cleanly, next request works',
+    async (refused) => {
+      const connection = await RawConnection.open(server.url);
+      // The head alone: a client still uploading, or one whose upload is slow.
+      connection.write(head(refused.path(), refused.type, refused.size));
+      const answer = await connection.response();
+      expect(answer.status).toBe(refused.status);
+      expect(JSON.parse(answer.body)).toEqual({ error: expect.any(String) });
+      expect(answer.headers.connection).toBe('close');
+      // The client sends the rest of its body and is let go cleanly, not reset.
+      connection.write(Buffer.alloc(refused.size, 'a'));
+      expect(await connection.ended).toBe('end');
+      // Its next request goes on a fresh connection, as the answer said.
+      const next = await RawConnection.open(server.url);
+      next.write(requestHead('GET', '/api/items/categories'));
+      expect((await next.response()).status).toBe(200);
+      next.close();
+    },
+  );
+
+  it.each(REFUSED)(
+    '$name: keeps the connection open when the body had all arrived; the next request on it works',
+    async (refused) => {
+      const connection = await RawConnection.open(server.url);
+      connection.write(
+        Buffer.concat([
+          Buffer.from(head(refused.path(), refused.type, refused.size)),
+          Buffer.alloc(refused.size, 'a'),
+        ]),
+      );
+      const answer = await connection.response();
+      expect(answer.status).toBe(refused.status);
+      expect(answer.headers.connection).toBe('keep-alive');
+      connection.write(requestHead('GET', '/api/items/categories'));
+      const next = await connection.response();
+      expect(next.status).toBe(200);
+      expect(JSON.parse(next.body)).toEqual(expect.any(Object));
+      connection.close();
+    },
+  );
+
+  it('lets a keep-alive client that sends megabytes read its 413 and make its next request', async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const send = (method: string, path: string, body?: Buffer) =>
+      new Promise<{ status: number; connection?: string; body: string }>((resolve, reject) => {
+        const request = http.request(
+          `${server.url}${path}`,
+          { method, agent, headers: { 'Content-Type': 'application/json' } },
+          (res) => {
+            let text = '';
+            res.setEncoding('utf8');
+            res.on('data', (chunk: string) => (text += chunk));
+            res.on('end', () =>
+              resolve({ status: res.statusCode!, connection: res.headers.connection, body: text }),
+            );
+          },
+        );
+        request.on('error', reject);
+        request.end(body);
+      });
+    try {
+      // Before the fix, about one round in three ended in ECONNRESET.
+      for (let round = 0; round < 5; round++) {
+        const tooBig = await send('POST', `/api/blog/posts/${post.slug}/view`, Buffer.alloc(5_000_000, 'a'));
+        expect(tooBig.status).toBe(413);
+        expect(tooBig.connection).toBe('close');
+        expect(JSON.parse(tooBig.body)).toEqual({
+          error: `Request body too large: at most ${MAX_BODY_BYTES} bytes`,
+        });
+        expect((await send('GET', '/api/items/categories')).status).toBe(200);
+      }
+    } finally {
+      agent.destroy();
+    }
+  });
+});
+
+describe('per-address limits through the server', () => {
+  it('counts each client address on its own, and a limited one is told when to retry', async () => {
+    const { db } = await createTestDb();
+    const limited = await startServer({
+      db,
+      distDir: () => siteDir,
+      host: '127.0.0.1',
+      port: 0,
+      deps: { writeLimiter: createMemoryRateLimiter({ limit: 3, windowMs: 60_000 }) },
+    });
+    // A view beacon from one loopback address; a fresh connection each time, as separate visits.
+    const view = (localAddress: string) =>
+      new Promise<{ status: number; retryAfter?: string; body: string }>((resolve, reject) => {
+        const request = http.request(
+          `${limited.url}/api/blog/posts/${post.slug}/view`,
+          { method: 'POST', localAddress, agent: false, headers: { 'Content-Type': 'application/json' } },
+          (res) => {
+            let text = '';
+            res.setEncoding('utf8');
+            res.on('data', (chunk: string) => (text += chunk));
+            res.on('end', () =>
+              resolve({ status: res.statusCode!, retryAfter: res.headers['retry-after'], body: text }),
+            );
+          },
+        );
+        request.on('error', reject);
+        request.end();
+      });
+    try {
+      const first: number[] = [];
+      for (let i = 0; i < 3; i++) first.push((await view('127.0.0.2')).status);
+      expect(first).toEqual([200, 200, 200]);
+      const refused = await view('127.0.0.2');
+      expect(refused.status).toBe(429);
+      expect(Number(refused.retryAfter)).toBeGreaterThanOrEqual(1);
+      expect(Number(refused.retryAfter)).toBeLessThanOrEqual(60);
+      expect(JSON.parse(refused.body)).toEqual({ error: expect.stringMatching(/Too many views/) });
+      // Another address has its own allowance.
+      const other = await view('127.0.0.3');
+      expect(other.status).toBe(200);
+      expect(JSON.parse(other.body)).toEqual({ viewCount: expect.any(Number) });
+    } finally {
+      await limited.close();
+    }
   });
 });

@@ -1,4 +1,6 @@
 import { describe, expect, inject, it } from 'vitest';
+import { MAX_BODY_BYTES } from '../../api/contract.ts';
+import { RawConnection, requestHead } from '../helpers/raw-http.ts';
 
 // The real `npm start` server started by the e2e harness, over HTTP.
 describe('npm start serves site and API on one port', () => {
@@ -27,5 +29,25 @@ describe('npm start serves site and API on one port', () => {
       expect(res.headers.get('permissions-policy')).toContain('camera=()');
       expect(res.headers.get('access-control-allow-origin')).toBeNull();
     }
+  });
+
+  it('closes the connection after refusing a body that has not arrived, and the next request works', async () => {
+    const base = inject('baseURL');
+    const connection = await RawConnection.open(base);
+    connection.write(
+      requestHead('POST', '/api/blog/posts/no-such-post/view', {
+        'Content-Type': 'application/json',
+        'Content-Length': MAX_BODY_BYTES * 4,
+      }),
+    );
+    const answer = await connection.response();
+    expect(answer.status).toBe(413);
+    expect(answer.headers.connection).toBe('close');
+    expect(JSON.parse(answer.body)).toEqual({ error: expect.stringMatching(/too large/) });
+    connection.write(Buffer.alloc(MAX_BODY_BYTES * 4, 'a'));
+    expect(await connection.ended).toBe('end');
+    const next = await fetch(`${base}/api/items/categories`);
+    expect(next.status).toBe(200);
+    expect(await next.json()).toEqual(expect.any(Object));
   });
 });
