@@ -10,6 +10,7 @@ import { createMiddleware } from 'hono/factory';
 import { type AppDeps, createApp } from './app.ts';
 import type { DB } from './db/database.ts';
 import { createViewBuffer } from './lib/view-buffer.ts';
+import { BLOG_PAGE_COUNTS_PATH, type BlogPageCounts, blogQueryPath } from '../src/lib/blog-paths.ts';
 import { type CspOptions, securityHeaders } from './middleware/security-headers.ts';
 
 export interface ServerOptions {
@@ -101,6 +102,31 @@ function withoutEmptyBody(request: Request, incoming: IncomingMessage | undefine
   return new Request(request.url, { method: request.method, headers: request.headers });
 }
 
+const pageCountsCache = new Map<string, BlogPageCounts | null>();
+
+/** The blog list's page counts that a build wrote beside its pages (read once per build folder). */
+function blogPageCounts(siteDir: string): BlogPageCounts | null {
+  let real: string;
+  try {
+    real = fs.realpathSync(siteDir);
+  } catch {
+    return null;
+  }
+  if (!pageCountsCache.has(real)) {
+    let counts: BlogPageCounts | null = null;
+    try {
+      const parsed: unknown = JSON.parse(fs.readFileSync(path.join(real, BLOG_PAGE_COUNTS_PATH), 'utf8'));
+      if (typeof parsed === 'object' && parsed !== null && 'all' in parsed && 'categories' in parsed) {
+        counts = { all: Number(parsed.all), categories: Object(parsed.categories) };
+      }
+    } catch {
+      // A site built before the list had static pages: the browser-side forward still works.
+    }
+    pageCountsCache.set(real, counts);
+  }
+  return pageCountsCache.get(real) ?? null;
+}
+
 export function createSiteApp({
   db,
   distDir,
@@ -123,6 +149,18 @@ export function createSiteApp({
   site.use(compress());
 
   site.get('/privacy', (c) => c.redirect('/privacy-policy', 301));
+  // Old `/blog?category=&page=` addresses go to their static page, for readers without JavaScript
+  // too (the built /blog forwards the same way in the browser), using the page counts of the live build.
+  site.get('/blog', (c, next) => {
+    const counts = blogPageCounts(distDir());
+    const target = counts && blogQueryPath(new URL(c.req.url).search, counts);
+    return target ? c.redirect(target, 301) : next();
+  });
+  // Page 1 of a list is the list itself.
+  site.get('/blog/page/1', (c) => c.redirect('/blog', 301));
+  site.get('/blog/category/:slug/page/1', (c) =>
+    c.redirect(`/blog/category/${encodeURIComponent(c.req.param('slug'))}`, 301),
+  );
 
   // Conditional GET for static files: the browser revalidates HTML with If-Modified-Since.
   site.use(async (c, next) => {

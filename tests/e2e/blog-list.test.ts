@@ -110,9 +110,27 @@ describe('the blog list pages', () => {
     await close();
   });
 
-  it('has page 1 of each list once: /blog/page/1 is not a page', async () => {
-    expect((await fetch(`${base}/blog/page/1`)).status).toBe(404);
-    expect((await fetch(`${base}/blog/category/safety-health/page/1`)).status).toBe(404);
+  it('has page 1 of each list once: /page/1 answers a permanent redirect to the list', async () => {
+    for (const [from, to] of [
+      ['/blog/page/1', '/blog'],
+      ['/blog/category/safety-health/page/1', '/blog/category/safety-health'],
+    ]) {
+      const res = await fetch(`${base}${from}`, { redirect: 'manual' });
+      expect(res.status, from).toBe(301);
+      expect(res.headers.get('Location'), from).toBe(to);
+    }
+  });
+
+  it('redirects the old ?category=&page= addresses on the server too, for readers without JavaScript', async () => {
+    const res = await fetch(`${base}/blog?category=safety-health&page=1&utm_source=feed`, {
+      redirect: 'manual',
+    });
+    expect(res.status).toBe(301);
+    expect(res.headers.get('Location')).toBe('/blog/category/safety-health?utm_source=feed');
+    const unknown = await fetch(`${base}/blog?category=no-such-category`, { redirect: 'manual' });
+    expect(unknown.headers.get('Location')).toBe('/blog');
+    // Without either parameter /blog is the list itself.
+    expect((await fetch(`${base}/blog?utm_source=feed`, { redirect: 'manual' })).status).toBe(200);
   });
 
   it('forwards the old ?category=&page= addresses to the static pages, the nearest one when out of range', async () => {
