@@ -25,7 +25,8 @@ export default defineConfig({
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',
-          globalSetup: ['tests/helpers/e2e-setup.ts'],
+          // In order: the browser is found or installed before the servers are built.
+          globalSetup: ['tests/helpers/chromium-setup.ts', 'tests/helpers/e2e-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 300_000,
           // One browser at a time on a 2-core machine keeps timings steady.

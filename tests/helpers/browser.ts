@@ -1,9 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { expect, inject } from 'vitest';
 
-// Debian's Chromium; never a downloaded browser. The flags keep it off the (closed) network.
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+// The browser chromium-setup.ts found (CHROMIUM_PATH, Debian's, or one Playwright installed),
+// never one downloaded by the tests. The flags keep it off the (closed) network.
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -14,7 +14,7 @@ export const CHROMIUM_ARGS = [
 ];
 
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+  return chromium.launch({ executablePath: inject('chromiumPath'), args: CHROMIUM_ARGS, headless: true });
 }
 
 /** Runs axe on the page and fails with a readable list of violations. */
