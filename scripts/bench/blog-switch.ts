@@ -9,7 +9,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Page, type Request } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../tests/helpers/browser.ts';
+import { CHROMIUM_ARGS } from '../../tests/helpers/browser.ts';
+import { chromiumBinary, findOrInstall } from '../../tests/helpers/system-deps.ts';
 import { generateContent } from './generate-posts.ts';
 import { machine, tempDir } from './lib.ts';
 
@@ -66,7 +67,10 @@ async function switchCost(page: Page, base: string, from: string, link: string, 
 export async function benchBlogSwitch(count = 1000): Promise<void> {
   const dir = tempDir('nestling-bench-blog-');
   let server: ChildProcess | undefined;
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({
+    executablePath: await findOrInstall(chromiumBinary()),
+    args: CHROMIUM_ARGS,
+  });
   try {
     const content = path.join(dir, 'content');
     generateContent('content', content, count);

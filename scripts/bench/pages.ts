@@ -10,8 +10,10 @@ import lighthouse from 'lighthouse';
 import { prepareDatabase } from '../../api/db/prepare.ts';
 import { benchBlogSwitch } from './blog-switch.ts';
 import { machine, tempDir } from './lib.ts';
+import { chromiumBinary, findOrInstall } from '../../tests/helpers/system-deps.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+// The same browser the tests use: CHROMIUM_PATH, Debian's or Playwright's, else Debian's package.
+const CHROMIUM = await findOrInstall(chromiumBinary());
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
