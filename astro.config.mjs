@@ -15,7 +15,18 @@ export default defineConfig({
   outDir: env.NESTLING_OUT_DIR || './dist',
   trailingSlash: 'ignore',
   build: { format: 'directory' },
-  integrations: [react(), sitemap({ filter: (page) => !/\/(404|confirmation|admin)\/?$/.test(page) })],
+  integrations: [
+    react(),
+    sitemap({
+      filter: (page) => !/\/(404|confirmation|admin)\/?$/.test(page),
+      // The same address as each page's canonical link: no trailing slash but on the home page.
+      serialize: (item) => {
+        const url = new URL(item.url);
+        if (url.pathname !== '/') url.pathname = url.pathname.replace(/\/$/, '');
+        return { ...item, url: url.href };
+      },
+    }),
+  ],
   vite: {
     plugins: [tailwindcss()],
     ssr: { external: ['better-sqlite3', 'jsdom', 'dompurify'] },

@@ -268,7 +268,9 @@ describe('the blog list pages', () => {
       ...(await (await fetch(`${base}${new URL(sitemapUrl).pathname}`)).text()).matchAll(
         /<loc>([^<]+)<\/loc>/g,
       ),
-    ].map(([, loc]) => new URL(loc!).pathname.replace(/\/$/, ''));
+    ].map(([, loc]) => new URL(loc!).pathname);
+    // The same addresses as the pages' canonical links.
+    expect(locs.filter((loc) => loc !== '/' && loc.endsWith('/'))).toEqual([]);
     const lists = [
       '/blog',
       ...Array.from({ length: expected(null, 1).pageCount - 1 }, (_, i) => `/blog/page/${i + 2}`),
