@@ -1,36 +1,62 @@
 import { Hono } from 'hono';
-import type { CommentPosted, LikeStatus } from '../contract.ts';
-import { addComment, CommentRuleError, listThread } from '../db/queries/comments.ts';
+import { canModerate, type CommentPosted, type LikeStatus } from '../contract.ts';
+import {
+  addComment,
+  ANONYMOUS,
+  CommentRuleError,
+  editComment,
+  listThread,
+  type Viewer,
+} from '../db/queries/comments.ts';
 import { toggleCommentLike } from '../db/queries/likes.ts';
-import { findLivePost } from '../db/queries/posts.ts';
-import { requireUser } from '../middleware/auth.ts';
+import { deleteComment } from '../db/queries/moderation.ts';
+import { findLivePost, findPostRef } from '../db/queries/posts.ts';
+import { findRole } from '../db/queries/profiles.ts';
+import type { DB } from '../db/database.ts';
+import { optionalUser, refuseSuspended, requireUser } from '../middleware/auth.ts';
 import { limitPerUser, rateLimit, tooQuickly } from '../middleware/rate-limit.ts';
 import { validate } from '../middleware/validate.ts';
 import type { AppEnv, UserEnv } from '../types.ts';
 import { postChanged } from './posts.ts';
-import { commentIdParam, newCommentBody, postIdParam, threadQuery } from './schemas.ts';
+import {
+  commentIdParam,
+  deleteCommentBody,
+  editCommentBody,
+  newCommentBody,
+  postIdParam,
+  threadQuery,
+} from './schemas.ts';
 
 const NOT_FOUND = { error: 'Post not found' } as const;
 
 /** What a change to a post's thread shows up in. */
-const threadChanged = (post: { postId: number; slug: string }) => [
+export const threadChanged = (post: { postId: number; slug: string }) => [
   `/api/blog/posts/${post.postId}/comments`,
   ...postChanged(post.slug),
 ];
 
-/** Comment threads, comments, replies and comment likes (mounted under /api/blog). */
+/** The same, from a post id alone. */
+export const threadChangedById = async (db: DB, postId: number) =>
+  threadChanged(await findPostRef(db, postId));
+
+/** Comment threads, comments, replies, edits, deletions and comment likes (mounted under /api/blog). */
 export const commentRoutes = new Hono<AppEnv>()
   .get(
     '/posts/:postId/comments',
     validate('param', postIdParam),
     validate('query', threadQuery),
+    optionalUser,
     async (c) => {
       const { db, now } = c.var.deps;
       const post = await findLivePost(db, { postId: c.req.valid('param').postId }, now());
       if (!post) return c.json(NOT_FOUND, 404);
       const { limit, before } = c.req.valid('query');
+      const { user } = c.var;
+      const viewer: Viewer = user
+        ? { uid: user.uid, moderator: canModerate(await findRole(db, user.uid)) }
+        : ANONYMOUS;
       try {
-        const page = await listThread(db, post.postId, { limit, before: before ?? null });
+        const page = await listThread(db, post.postId, { limit, before: before ?? null }, viewer, now());
         if (page.next !== null) {
           c.header(
             'Link',
@@ -39,7 +65,7 @@ export const commentRoutes = new Hono<AppEnv>()
         }
         return c.json(page.comments);
       } catch (error) {
-        if (error instanceof CommentRuleError) return c.json({ error: error.message }, 400);
+        if (error instanceof CommentRuleError) return c.json({ error: error.message }, error.status);
         throw error;
       }
     },
@@ -48,6 +74,7 @@ export const commentRoutes = new Hono<AppEnv>()
     '/posts/:postId/comments',
     validate('param', postIdParam),
     requireUser,
+    refuseSuspended,
     rateLimit<UserEnv>({
       limiter: (deps) => deps.commentLimiter,
       key: (c) => c.var.user.uid,
@@ -55,7 +82,7 @@ export const commentRoutes = new Hono<AppEnv>()
     }),
     validate('json', newCommentBody),
     async (c) => {
-      const { db, now } = c.var.deps;
+      const { db, now, safety } = c.var.deps;
       const { profile } = c.var;
       const post = await findLivePost(db, { postId: c.req.valid('param').postId }, now());
       if (!post) return c.json(NOT_FOUND, 404);
@@ -67,14 +94,80 @@ export const commentRoutes = new Hono<AppEnv>()
             postId: post.postId,
             parentCommentId,
             content,
-            author: { uid: profile.firebase_uid, name: profile.display_name, avatarUrl: profile.photo_url },
+            author: {
+              uid: profile.firebase_uid,
+              name: profile.display_name,
+              avatarUrl: profile.photo_url,
+              moderator: canModerate(profile.role),
+            },
           },
+          { holdFirst: safety.holdFirstComment },
           now(),
         );
         c.set('changed', threadChanged(post));
         return c.json<CommentPosted>(posted, 201);
       } catch (error) {
-        if (error instanceof CommentRuleError) return c.json({ error: error.message }, 400);
+        if (error instanceof CommentRuleError) return c.json({ error: error.message }, error.status);
+        throw error;
+      }
+    },
+  )
+  .patch(
+    '/comments/:commentId',
+    validate('param', commentIdParam),
+    requireUser,
+    refuseSuspended,
+    limitPerUser('comment-edit', tooQuickly('edits')),
+    validate('json', editCommentBody),
+    async (c) => {
+      const { db, now } = c.var.deps;
+      const { profile } = c.var;
+      try {
+        const edited = await editComment(
+          db,
+          {
+            commentId: c.req.valid('param').commentId,
+            author: { uid: profile.firebase_uid, moderator: canModerate(profile.role) },
+            content: c.req.valid('json').content,
+          },
+          now(),
+        );
+        c.set('changed', await threadChangedById(db, edited.postId));
+        return c.json<CommentPosted>({ comment: edited.comment, commentCount: edited.commentCount });
+      } catch (error) {
+        if (error instanceof CommentRuleError) return c.json({ error: error.message }, error.status);
+        throw error;
+      }
+    },
+  )
+  .delete(
+    '/comments/:commentId',
+    validate('param', commentIdParam),
+    requireUser,
+    refuseSuspended,
+    limitPerUser('comment-delete', tooQuickly('deletions')),
+    validate('json', deleteCommentBody),
+    async (c) => {
+      const { db, now } = c.var.deps;
+      const { profile } = c.var;
+      try {
+        const { postId } = await deleteComment(
+          db,
+          {
+            commentId: c.req.valid('param').commentId,
+            actor: {
+              uid: profile.firebase_uid,
+              name: profile.display_name,
+              moderator: canModerate(profile.role),
+            },
+            reason: c.req.valid('json').reason,
+          },
+          now(),
+        );
+        c.set('changed', await threadChangedById(db, postId));
+        return c.body(null, 204);
+      } catch (error) {
+        if (error instanceof CommentRuleError) return c.json({ error: error.message }, error.status);
         throw error;
       }
     },
@@ -83,6 +176,7 @@ export const commentRoutes = new Hono<AppEnv>()
     '/comments/:commentId/like',
     validate('param', commentIdParam),
     requireUser,
+    refuseSuspended,
     limitPerUser('comment-like', tooQuickly('likes')),
     async (c) => {
       const { db, now } = c.var.deps;

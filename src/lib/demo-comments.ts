@@ -5,6 +5,15 @@ import type { Comment, Reply } from '../../api/contract.ts';
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
 
+/** Demo comments are visible, unedited and nobody's own. */
+const SHOWN = {
+  status: 'visible',
+  edited_at: null,
+  is_own: false,
+  can_edit_until: null,
+  status_reason: null,
+} as const;
+
 /** Demo ids are negative so they can never collide with (or be sent as) real comment ids. */
 let nextDemoId = -1000;
 
@@ -20,6 +29,7 @@ export function demoComments(now: Date = new Date()): Comment[] {
       author_avatar_url: null,
       created_at: at(3 * DAY),
       like_count: 12,
+      ...SHOWN,
       reply_count: 1,
       parent_comment_id: null,
       replies: [
@@ -30,6 +40,7 @@ export function demoComments(now: Date = new Date()): Comment[] {
           author_avatar_url: null,
           created_at: at(2 * DAY),
           like_count: 3,
+          ...SHOWN,
         },
       ],
     },
@@ -41,6 +52,7 @@ export function demoComments(now: Date = new Date()): Comment[] {
       author_avatar_url: null,
       created_at: at(26 * HOUR),
       like_count: 8,
+      ...SHOWN,
       reply_count: 0,
       parent_comment_id: null,
       replies: [],
@@ -52,6 +64,7 @@ export function demoComments(now: Date = new Date()): Comment[] {
       author_avatar_url: null,
       created_at: at(5 * HOUR),
       like_count: 2,
+      ...SHOWN,
       reply_count: 0,
       parent_comment_id: null,
       replies: [],
@@ -68,6 +81,7 @@ export function demoReply(content: string, authorName: string, now: Date = new D
     author_avatar_url: null,
     created_at: now.toISOString(),
     like_count: 0,
+    ...SHOWN,
   };
 }
 

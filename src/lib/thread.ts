@@ -11,7 +11,12 @@ export function addToThread(thread: Comment[], comment: Reply, parentCommentId: 
   }
   return thread.map((c) =>
     c.comment_id === parentCommentId
-      ? { ...c, replies: [...c.replies, comment], reply_count: c.reply_count + 1 }
+      ? {
+          ...c,
+          replies: [...c.replies, comment],
+          // Only visible replies are counted; one waiting for review is shown to its author alone.
+          reply_count: c.reply_count + (comment.status === 'visible' ? 1 : 0),
+        }
       : c,
   );
 }

@@ -18,6 +18,14 @@ import { $toasts } from '../../src/stores/toast.ts';
 let POST_ID = 7;
 let SLUG = 'a-post-7';
 const DAY = 24 * 60 * 60 * 1000;
+/** What a visible comment carries for an anonymous reader. */
+const SHOWN = {
+  status: 'visible',
+  edited_at: null,
+  is_own: false,
+  can_edit_until: null,
+  status_reason: null,
+} as const;
 
 function comment(
   id: number,
@@ -33,6 +41,7 @@ function comment(
     author_avatar_url: null,
     created_at: new Date(Date.now() - msAgo).toISOString(),
     like_count: id,
+    ...SHOWN,
     reply_count: replies.length,
     parent_comment_id: null,
     replies,
@@ -49,6 +58,7 @@ function thread(): Comment[] {
         author_avatar_url: null,
         created_at: new Date(Date.now() - 2 * DAY).toISOString(),
         like_count: 0,
+        ...SHOWN,
       },
     ]),
     comment(2, 'Cleo Parent', 'Another comment', 5 * 60 * 1000),

@@ -2,6 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { Comment } from '../../api/contract.ts';
 import { addToThread, countAll, nextCursor } from '../../src/lib/thread.ts';
 
+const shown = {
+  status: 'visible',
+  edited_at: null,
+  is_own: false,
+  can_edit_until: null,
+  status_reason: null,
+} as const;
 const comment = (id: number, replies: Comment['replies'] = []): Comment => ({
   comment_id: id,
   content: `c${id}`,
@@ -9,6 +16,7 @@ const comment = (id: number, replies: Comment['replies'] = []): Comment => ({
   author_avatar_url: null,
   created_at: '2026-01-01T00:00:00.000Z',
   like_count: 0,
+  ...shown,
   reply_count: replies.length,
   parent_comment_id: null,
   replies,
@@ -20,6 +28,7 @@ const reply = (id: number) => ({
   author_avatar_url: null,
   created_at: '2026-01-02T00:00:00.000Z',
   like_count: 0,
+  ...shown,
 });
 
 describe('nextCursor', () => {
