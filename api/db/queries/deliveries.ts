@@ -51,10 +51,12 @@ export async function claimDue(
     .where('next_attempt_at', '<=', stamp)
     .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', stamp)]))
     .orderBy('next_attempt_at')
-    .limit(options.limit)
+    // Some candidates may go to another worker between this read and the claim: read spare ones.
+    .limit(options.limit * 2)
     .execute();
   const claimed: DeliveryRow[] = [];
   for (const row of candidates) {
+    if (claimed.length === options.limit) break;
     // Only one worker's update matches a free row; the others see 0 rows changed.
     const result = await db
       .updateTable('deliveries')
