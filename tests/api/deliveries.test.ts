@@ -39,16 +39,16 @@ const webhook = { webhook: createWebhookSender({ timeoutMs: 5_000 }) };
 describe('child-safety escalation', () => {
   it('reaches the webhook at once with the report, the comment and a link to the console', async () => {
     const hook = await listener();
-    let deliveries: DeliveryWorker | undefined;
     const { app, db } = await createCommunityApp({
       safety: {
         holdFirstComment: false,
         escalationUrl: `${hook.url}/safety`,
         siteUrl: 'https://nestling.test',
       },
-      deliveries: { poke: () => deliveries?.poke() },
+      // The worker is made below, over the same database; the app pokes it after an escalation.
+      deliveries: { poke: () => deliveries.poke() },
     });
-    deliveries = worker({ db, senders: webhook });
+    const deliveries = worker({ db, senders: webhook });
     deliveries.start();
     const author = await newParent(app, db, 'Ada Author');
     const reporter = await newParent(app, db, 'Rae Reporter');
