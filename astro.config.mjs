@@ -15,7 +15,10 @@ export default defineConfig({
   outDir: env.NESTLING_OUT_DIR || './dist',
   trailingSlash: 'ignore',
   build: { format: 'directory' },
-  integrations: [react(), sitemap({ filter: (page) => !/\/(404|confirmation|admin)\/?$/.test(page) })],
+  integrations: [
+    react(),
+    sitemap({ filter: (page) => !/\/(404|confirmation|admin|moderation)\/?$/.test(page) }),
+  ],
   vite: {
     plugins: [tailwindcss()],
     ssr: { external: ['better-sqlite3', 'jsdom', 'dompurify'] },

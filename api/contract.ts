@@ -345,6 +345,12 @@ export const AUDIT_ACTIONS = {
 } as const;
 export const AUDIT_TARGETS = ['comment', 'user'] as const;
 
+/** How the console words an audit action; an action it does not know is shown as it is. */
+export function auditActionLabel(action: string): string {
+  const labels: Record<string, string | undefined> = AUDIT_ACTIONS;
+  return labels[action] ?? action;
+}
+
 /** The name the audit log gives the system's own actions. */
 export const SYSTEM_ACTOR = 'Nestling (automatic)';
 

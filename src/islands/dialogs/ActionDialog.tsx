@@ -1,0 +1,107 @@
+// A dialog that confirms one action, with a written reason where the action needs one: deleting
+// or removing a comment in a thread, and every decision in the moderation console.
+import { type ReactNode, type SubmitEvent, useId, useState } from 'react';
+import { MODERATION_REASON_MAX } from '../../../api/contract.ts';
+import { errorMessage } from '../../lib/api.ts';
+import { buttons, DialogShell, field } from './DialogShell.tsx';
+
+export interface ActionDialogProps {
+  title: string;
+  description: ReactNode;
+  confirmLabel: string;
+  /** 'required': the action needs a reason; 'optional': it may have one; 'none': no reason field. */
+  reason: 'required' | 'optional' | 'none';
+  reasonLabel?: string;
+  destructive?: boolean;
+  /** Extra fields (e.g. a suspension's length), rendered above the reason. */
+  children?: ReactNode;
+  /** Does the action; a thrown error is shown in the dialog, which keeps what was typed. */
+  onConfirm: (reason: string | null) => Promise<void>;
+  onClose: () => void;
+  fallbackFocus?: () => HTMLElement | null;
+}
+
+export function ActionDialog({
+  title,
+  description,
+  confirmLabel,
+  reason: reasonRule,
+  reasonLabel = 'Reason',
+  destructive = false,
+  children,
+  onConfirm,
+  onClose,
+  fallbackFocus,
+}: ActionDialogProps) {
+  const id = useId();
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [working, setWorking] = useState(false);
+
+  async function submit(event: SubmitEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (working) return;
+    const text = reason.trim();
+    if (reasonRule === 'required' && !text) {
+      setError('Please write a reason.');
+      document.getElementById(`${id}-reason`)?.focus();
+      return;
+    }
+    setWorking(true);
+    setError(null);
+    try {
+      await onConfirm(reasonRule === 'none' ? null : text || null);
+      onClose();
+    } catch (failure) {
+      setError(errorMessage(failure));
+      setWorking(false);
+    }
+  }
+
+  return (
+    <DialogShell title={title} description={description} onClose={onClose} fallbackFocus={fallbackFocus}>
+      <form onSubmit={submit} noValidate className="space-y-4" aria-busy={working || undefined}>
+        {children}
+        {reasonRule !== 'none' && (
+          <div>
+            <label htmlFor={`${id}-reason`} className="text-ink text-sm font-medium">
+              {reasonLabel}
+              {reasonRule === 'optional' ? ' (optional)' : ''}
+            </label>
+            <textarea
+              id={`${id}-reason`}
+              value={reason}
+              onChange={(event) => setReason(event.target.value)}
+              maxLength={MODERATION_REASON_MAX}
+              rows={3}
+              required={reasonRule === 'required'}
+              aria-describedby={`${id}-count${error ? ` ${id}-error` : ''}`}
+              aria-invalid={error && reasonRule === 'required' && !reason.trim() ? true : undefined}
+              className={field}
+            />
+            <p id={`${id}-count`} className="text-muted mt-1 text-xs">
+              {reason.length}/{MODERATION_REASON_MAX} characters
+            </p>
+          </div>
+        )}
+        {error && (
+          <p id={`${id}-error`} role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-800">
+            {error}
+          </p>
+        )}
+        <div className="flex justify-end gap-2">
+          <button type="button" onClick={onClose} className={buttons.secondary}>
+            Cancel
+          </button>
+          <button
+            type="submit"
+            aria-disabled={working || undefined}
+            className={destructive ? buttons.danger : buttons.primary}
+          >
+            {working ? `${confirmLabel}…` : confirmLabel}
+          </button>
+        </div>
+      </form>
+    </DialogShell>
+  );
+}
