@@ -1,5 +1,4 @@
 // Display formatting shared by pages and islands.
-import { formatDistanceToNow } from 'date-fns';
 import { DEFAULT_AGE_GROUP, DEFAULT_CONDITION_LABEL, ITEM_CONDITIONS } from '../config.ts';
 
 /** A price string as dollars with two decimals; anything unparseable reads as $0.00 (spec §3). */
@@ -31,14 +30,4 @@ const dateFormat = new Intl.DateTimeFormat('en-US', {
 /** "November 20, 2026", from the published date falling back to the created date. */
 export function formatPostDate(publishedAt: string | null, createdAt: string): string {
   return dateFormat.format(new Date(publishedAt ?? createdAt));
-}
-
-/** A time as "3 hours ago" and in full ("22 November 2026 at 12:00"); null for an invalid one. */
-export function timeLabels(iso: string): { relative: string; absolute: string } | null {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return null;
-  return {
-    relative: formatDistanceToNow(date, { addSuffix: true }),
-    absolute: date.toLocaleString(undefined, { dateStyle: 'long', timeStyle: 'short' }),
-  };
 }

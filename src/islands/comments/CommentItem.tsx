@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import type { Comment, Reply } from '../../../api/contract.ts';
 import { demoRole } from '../../lib/demo-comments.ts';
-import { timeLabels } from '../../lib/format.ts';
+import { timeLabels } from '../../lib/time.ts';
 import { Avatar } from './Avatar.tsx';
 import { HeartIcon, ReplyIcon, ShieldIcon, StarBadgeIcon } from '../../components/icons.tsx';
 import { AWAITING_REVIEW, DELETED_PLACEHOLDER, HELD_PLACEHOLDER, REMOVED_PLACEHOLDER } from './messages.ts';

@@ -7,7 +7,7 @@ import {
   type ReportGroup,
   SUSPENSION_DAYS_MAX,
 } from '../../../api/contract.ts';
-import { timeLabels } from '../../lib/format.ts';
+import { timeLabels } from '../../lib/time.ts';
 import { ActionDialog } from '../dialogs/ActionDialog.tsx';
 
 export function When({ iso, prefix = '' }: { iso: string | null; prefix?: string }) {
