@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { InvalidTokenError } from './auth/verifier.ts';
 import { COMMENTS_PER_MINUTE, MAX_BODY_BYTES, REPORTS_PER_MINUTE, WRITES_PER_MINUTE } from './contract.ts';
+import { RuleError } from './lib/errors.ts';
 import { createViewBuffer } from './lib/view-buffer.ts';
 import { createMemoryRateLimiter } from './middleware/rate-limit.ts';
 import { readCache } from './middleware/read-cache.ts';
@@ -75,6 +76,7 @@ export function createApp(input: Partial<AppDeps> & Pick<AppDeps, 'db'>) {
     if (error instanceof HTTPException) {
       return c.json({ error: error.message || 'Request failed' }, error.status);
     }
+    if (error instanceof RuleError) return c.json({ error: error.message }, error.status);
     // Never a stack trace in a response; the log keeps it.
     console.error(error);
     return c.json({ error: 'Internal server error' }, 500);

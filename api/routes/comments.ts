@@ -1,13 +1,6 @@
 import { Hono } from 'hono';
 import { canModerate, type CommentPosted, type LikeStatus } from '../contract.ts';
-import {
-  addComment,
-  ANONYMOUS,
-  CommentRuleError,
-  editComment,
-  listThread,
-  type Viewer,
-} from '../db/queries/comments.ts';
+import { addComment, ANONYMOUS, editComment, listThread, type Viewer } from '../db/queries/comments.ts';
 import { toggleCommentLike } from '../db/queries/likes.ts';
 import { deleteComment } from '../db/queries/moderation.ts';
 import { findLivePost, findPostRef } from '../db/queries/posts.ts';
@@ -55,19 +48,14 @@ export const commentRoutes = new Hono<AppEnv>()
       const viewer: Viewer = user
         ? { uid: user.uid, moderator: canModerate(await findRole(db, user.uid)) }
         : ANONYMOUS;
-      try {
-        const page = await listThread(db, post.postId, { limit, before: before ?? null }, viewer, now());
-        if (page.next !== null) {
-          c.header(
-            'Link',
-            `</api/blog/posts/${post.postId}/comments?limit=${limit}&before=${page.next}>; rel="next"`,
-          );
-        }
-        return c.json(page.comments);
-      } catch (error) {
-        if (error instanceof CommentRuleError) return c.json({ error: error.message }, error.status);
-        throw error;
+      const page = await listThread(db, post.postId, { limit, before: before ?? null }, viewer, now());
+      if (page.next !== null) {
+        c.header(
+          'Link',
+          `</api/blog/posts/${post.postId}/comments?limit=${limit}&before=${page.next}>; rel="next"`,
+        );
       }
+      return c.json(page.comments);
     },
   )
   .post(
@@ -87,29 +75,24 @@ export const commentRoutes = new Hono<AppEnv>()
       const post = await findLivePost(db, { postId: c.req.valid('param').postId }, now());
       if (!post) return c.json(NOT_FOUND, 404);
       const { content, parentCommentId } = c.req.valid('json');
-      try {
-        const posted = await addComment(
-          db,
-          {
-            postId: post.postId,
-            parentCommentId,
-            content,
-            author: {
-              uid: profile.firebase_uid,
-              name: profile.display_name,
-              avatarUrl: profile.photo_url,
-              moderator: canModerate(profile.role),
-            },
+      const posted = await addComment(
+        db,
+        {
+          postId: post.postId,
+          parentCommentId,
+          content,
+          author: {
+            uid: profile.firebase_uid,
+            name: profile.display_name,
+            avatarUrl: profile.photo_url,
+            moderator: canModerate(profile.role),
           },
-          { holdFirst: safety.holdFirstComment },
-          now(),
-        );
-        c.set('changed', threadChanged(post));
-        return c.json<CommentPosted>(posted, 201);
-      } catch (error) {
-        if (error instanceof CommentRuleError) return c.json({ error: error.message }, error.status);
-        throw error;
-      }
+        },
+        { holdFirst: safety.holdFirstComment },
+        now(),
+      );
+      c.set('changed', threadChanged(post));
+      return c.json<CommentPosted>(posted, 201);
     },
   )
   .patch(
@@ -122,22 +105,17 @@ export const commentRoutes = new Hono<AppEnv>()
     async (c) => {
       const { db, now } = c.var.deps;
       const { profile } = c.var;
-      try {
-        const edited = await editComment(
-          db,
-          {
-            commentId: c.req.valid('param').commentId,
-            author: { uid: profile.firebase_uid, moderator: canModerate(profile.role) },
-            content: c.req.valid('json').content,
-          },
-          now(),
-        );
-        c.set('changed', await threadChangedById(db, edited.postId));
-        return c.json<CommentPosted>({ comment: edited.comment, commentCount: edited.commentCount });
-      } catch (error) {
-        if (error instanceof CommentRuleError) return c.json({ error: error.message }, error.status);
-        throw error;
-      }
+      const edited = await editComment(
+        db,
+        {
+          commentId: c.req.valid('param').commentId,
+          author: { uid: profile.firebase_uid, moderator: canModerate(profile.role) },
+          content: c.req.valid('json').content,
+        },
+        now(),
+      );
+      c.set('changed', await threadChangedById(db, edited.postId));
+      return c.json<CommentPosted>({ comment: edited.comment, commentCount: edited.commentCount });
     },
   )
   .delete(
@@ -150,26 +128,21 @@ export const commentRoutes = new Hono<AppEnv>()
     async (c) => {
       const { db, now } = c.var.deps;
       const { profile } = c.var;
-      try {
-        const { postId } = await deleteComment(
-          db,
-          {
-            commentId: c.req.valid('param').commentId,
-            actor: {
-              uid: profile.firebase_uid,
-              name: profile.display_name,
-              moderator: canModerate(profile.role),
-            },
-            reason: c.req.valid('json').reason,
+      const { postId } = await deleteComment(
+        db,
+        {
+          commentId: c.req.valid('param').commentId,
+          actor: {
+            uid: profile.firebase_uid,
+            name: profile.display_name,
+            moderator: canModerate(profile.role),
           },
-          now(),
-        );
-        c.set('changed', await threadChangedById(db, postId));
-        return c.body(null, 204);
-      } catch (error) {
-        if (error instanceof CommentRuleError) return c.json({ error: error.message }, error.status);
-        throw error;
-      }
+          reason: c.req.valid('json').reason,
+        },
+        now(),
+      );
+      c.set('changed', await threadChangedById(db, postId));
+      return c.body(null, 204);
     },
   )
   .post(

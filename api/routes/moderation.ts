@@ -1,7 +1,6 @@
 import { Hono } from 'hono';
 import { canModerate, type EscalationStatus, isAdmin } from '../contract.ts';
 import { listAudit } from '../db/queries/audit.ts';
-import { CommentRuleError } from '../db/queries/comments.ts';
 import { listWaiting } from '../db/queries/deliveries.ts';
 import { listPending, resolveReport, reviewComment } from '../db/queries/moderation.ts';
 import { findProfile } from '../db/queries/profiles.ts';
@@ -51,23 +50,18 @@ export const moderationRoutes = new Hono<AppEnv>()
       const { db, now } = c.var.deps;
       const { profile } = c.var;
       const { action, reason } = c.req.valid('json');
-      try {
-        const resolution = await resolveReport(
-          db,
-          {
-            reportId: c.req.valid('param').reportId,
-            action,
-            reason,
-            actor: { uid: profile.firebase_uid, name: profile.display_name },
-          },
-          now(),
-        );
-        c.set('changed', await threadChangedById(db, resolution.postId));
-        return c.json({ comment: resolution.comment, resolvedReportIds: resolution.resolvedReportIds });
-      } catch (error) {
-        if (error instanceof CommentRuleError) return c.json({ error: error.message }, error.status);
-        throw error;
-      }
+      const resolution = await resolveReport(
+        db,
+        {
+          reportId: c.req.valid('param').reportId,
+          action,
+          reason,
+          actor: { uid: profile.firebase_uid, name: profile.display_name },
+        },
+        now(),
+      );
+      c.set('changed', await threadChangedById(db, resolution.postId));
+      return c.json({ comment: resolution.comment, resolvedReportIds: resolution.resolvedReportIds });
     },
   )
   .get('/comments', requireUser, requireModerator, async (c) => c.json(await listPending(c.var.deps.db)))
@@ -80,23 +74,18 @@ export const moderationRoutes = new Hono<AppEnv>()
       const { db, now } = c.var.deps;
       const { profile } = c.var;
       const { action, reason } = c.req.valid('json');
-      try {
-        const reviewed = await reviewComment(
-          db,
-          {
-            commentId: c.req.valid('param').commentId,
-            action,
-            reason,
-            actor: { uid: profile.firebase_uid, name: profile.display_name },
-          },
-          now(),
-        );
-        c.set('changed', await threadChangedById(db, reviewed.postId));
-        return c.json(reviewed.comment);
-      } catch (error) {
-        if (error instanceof CommentRuleError) return c.json({ error: error.message }, error.status);
-        throw error;
-      }
+      const reviewed = await reviewComment(
+        db,
+        {
+          commentId: c.req.valid('param').commentId,
+          action,
+          reason,
+          actor: { uid: profile.firebase_uid, name: profile.display_name },
+        },
+        now(),
+      );
+      c.set('changed', await threadChangedById(db, reviewed.postId));
+      return c.json(reviewed.comment);
     },
   )
   .get('/suspensions', requireUser, requireModerator, async (c) => {

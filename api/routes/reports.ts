@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
 import type { ReportFiled } from '../contract.ts';
-import { CommentRuleError } from '../db/queries/comments.ts';
 import { fileReport } from '../db/queries/reports.ts';
 import { refuseSuspended, requireUser } from '../middleware/auth.ts';
 import { rateLimit, tooQuickly } from '../middleware/rate-limit.ts';
@@ -24,30 +23,25 @@ export const reportRoutes = new Hono<AppEnv>().post(
   async (c) => {
     const { db, now, safety, deliveries } = c.var.deps;
     const { category, note } = c.req.valid('json');
-    try {
-      const filed = await fileReport(
-        db,
-        { commentId: c.req.valid('param').commentId, reporterUid: c.var.user.uid, category, note },
-        { url: safety.escalationUrl, siteUrl: safety.siteUrl },
-        now(),
-      );
-      // The escalation was committed with the report: send it now rather than at the next poll.
-      if (filed.escalated) deliveries?.poke();
-      // A report that hid the comment changed the thread and the counts; any other changed nothing public.
-      c.set(
-        'changed',
-        filed.comment.status === 'held' && filed.created ? await threadChangedById(db, filed.postId) : [],
-      );
-      const body: ReportFiled = {
-        reportId: filed.reportId,
-        status: filed.status,
-        comment: filed.comment,
-        commentCount: filed.commentCount,
-      };
-      return filed.created ? c.json(body, 201) : c.json(body, 200);
-    } catch (error) {
-      if (error instanceof CommentRuleError) return c.json({ error: error.message }, error.status);
-      throw error;
-    }
+    const filed = await fileReport(
+      db,
+      { commentId: c.req.valid('param').commentId, reporterUid: c.var.user.uid, category, note },
+      { url: safety.escalationUrl, siteUrl: safety.siteUrl },
+      now(),
+    );
+    // The escalation was committed with the report: send it now rather than at the next poll.
+    if (filed.escalated) deliveries?.poke();
+    // A report that hid the comment changed the thread and the counts; any other changed nothing public.
+    c.set(
+      'changed',
+      filed.comment.status === 'held' && filed.created ? await threadChangedById(db, filed.postId) : [],
+    );
+    const body: ReportFiled = {
+      reportId: filed.reportId,
+      status: filed.status,
+      comment: filed.comment,
+      commentCount: filed.commentCount,
+    };
+    return filed.created ? c.json(body, 201) : c.json(body, 200);
   },
 );

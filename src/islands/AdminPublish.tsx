@@ -6,6 +6,7 @@ import { isAdmin as isAdminRole, type PublishStatus } from '../../api/contract.t
 import { api, errorMessage, read, withToken } from '../lib/api.ts';
 import { $auth, getIdToken, initAuth } from '../stores/auth.ts';
 import { $signInOpen } from '../stores/ui.ts';
+import { ColumnHeads } from '../components/ColumnHeads.tsx';
 
 const POLL_MS = 2_000;
 const time = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
@@ -100,28 +101,7 @@ export default function AdminPublish() {
       )}
       <table className="mt-6 w-full text-left text-sm">
         <caption className="text-ink mb-2 text-left font-semibold">Recent runs</caption>
-        <thead>
-          <tr className="border-sand border-b">
-            <th scope="col" className="py-2 pr-4">
-              Run
-            </th>
-            <th scope="col" className="py-2 pr-4">
-              State
-            </th>
-            <th scope="col" className="py-2 pr-4">
-              Started
-            </th>
-            <th scope="col" className="py-2 pr-4">
-              Duration
-            </th>
-            <th scope="col" className="py-2 pr-4">
-              Posts changed
-            </th>
-            <th scope="col" className="py-2">
-              Error
-            </th>
-          </tr>
-        </thead>
+        <ColumnHeads columns={['Run', 'State', 'Started', 'Duration', 'Posts changed', 'Error']} />
         <tbody>
           {runs.length === 0 ? (
             <tr>

@@ -25,6 +25,7 @@ import {
   suspensions,
 } from '../stores/moderation.ts';
 import { $signInOpen } from '../stores/ui.ts';
+import { ColumnHeads } from '../components/ColumnHeads.tsx';
 import { ActionDialog, type ActionDialogProps } from './dialogs/ActionDialog.tsx';
 import { PendingCard, ReportCard, SuspendDialog, When } from './moderation/parts.tsx';
 
@@ -305,25 +306,7 @@ export default function ModerationConsole() {
                 <caption className="text-muted mb-2 text-left">
                   Escalations not yet delivered; failed ones are retried until they arrive.
                 </caption>
-                <thead>
-                  <tr className="border-sand border-b">
-                    <th scope="col" className="py-2 pr-4">
-                      Report
-                    </th>
-                    <th scope="col" className="py-2 pr-4">
-                      Queued
-                    </th>
-                    <th scope="col" className="py-2 pr-4">
-                      Attempts
-                    </th>
-                    <th scope="col" className="py-2 pr-4">
-                      Next attempt
-                    </th>
-                    <th scope="col" className="py-2">
-                      Last error
-                    </th>
-                  </tr>
-                </thead>
+                <ColumnHeads columns={['Report', 'Queued', 'Attempts', 'Next attempt', 'Last error']} />
                 <tbody>
                   {waiting.data.waiting.map((d) => (
                     <tr key={d.id} className="border-sand border-b align-top">
@@ -410,25 +393,7 @@ export default function ModerationConsole() {
           <>
             <table className="w-full text-left text-sm">
               <caption className="sr-only">Audit log, newest first</caption>
-              <thead>
-                <tr className="border-sand border-b">
-                  <th scope="col" className="py-2 pr-4">
-                    When
-                  </th>
-                  <th scope="col" className="py-2 pr-4">
-                    Who
-                  </th>
-                  <th scope="col" className="py-2 pr-4">
-                    What
-                  </th>
-                  <th scope="col" className="py-2 pr-4">
-                    Which
-                  </th>
-                  <th scope="col" className="py-2">
-                    Why
-                  </th>
-                </tr>
-              </thead>
+              <ColumnHeads columns={['When', 'Who', 'What', 'Which', 'Why']} />
               <tbody>
                 {audit.data.entries.length === 0 ? (
                   <tr>

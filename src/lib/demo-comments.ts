@@ -1,18 +1,13 @@
 // Demo mode's simulated discussion (spec §4, design decision 11): sample comments shown instead of
 // the real thread, and comments "posted" locally. Nothing here is sent to the API.
 import type { Comment, Reply } from '../../api/contract.ts';
+import { SHOWN_TO_READERS } from './thread.ts';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
 
 /** Demo comments are visible, unedited and nobody's own. */
-const SHOWN = {
-  status: 'visible',
-  edited_at: null,
-  is_own: false,
-  can_edit_until: null,
-  status_reason: null,
-} as const;
+const SHOWN = SHOWN_TO_READERS;
 
 /** Demo ids are negative so they can never collide with (or be sent as) real comment ids. */
 let nextDemoId = -1000;

@@ -3,6 +3,15 @@ import type { Comment, Reply } from '../../api/contract.ts';
 
 const shown = (c: Reply) => (c.status === 'visible' ? 1 : 0);
 
+/** The viewer fields of a visible comment as a reader who did not write it gets them. */
+export const SHOWN_TO_READERS = {
+  status: 'visible',
+  edited_at: null,
+  is_own: false,
+  can_edit_until: null,
+  status_reason: null,
+} as const;
+
 /**
  * The thread after a new comment: a top-level one goes first (newest first, as the API orders
  * them); a reply goes last under its parent.

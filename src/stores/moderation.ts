@@ -2,10 +2,11 @@
 // escalations and the audit log, each keyed by the signed-in moderator's uid, and the decisions
 // that change them. Every call carries the moderator's token; the API checks the role.
 import type { AuditEntry, ResolveAction } from '../../api/contract.ts';
+import type { ClientResponse } from 'hono/client';
 import { api, read, withToken } from '../lib/api.ts';
 import { nextCursor } from '../lib/thread.ts';
 import { getIdToken } from './auth.ts';
-import { keyedQuery } from './query.ts';
+import { type KeyedQuery, keyedQuery } from './query.ts';
 
 const auth = async () => withToken(await getIdToken());
 
@@ -55,17 +56,28 @@ export async function loadMoreAudit(uid: string): Promise<void> {
   auditLog.set(uid, { entries: [...current.entries, ...page.entries], next: page.next });
 }
 
+/** Sends a decision; the list it changes and the audit log are loaded afresh. */
+async function decide<T extends ClientResponse<unknown>>(
+  uid: string,
+  changed: Pick<KeyedQuery<unknown>, 'refresh'>,
+  request: Promise<T>,
+) {
+  const result = await read(request);
+  changed.refresh(uid);
+  auditLog.refresh(uid);
+  return result;
+}
+
 /** Resolves a report and every open report of its comment. */
 export async function resolveReport(uid: string, reportId: number, action: ResolveAction, reason: string) {
-  const result = await read(
+  return decide(
+    uid,
+    reportQueue,
     api.moderation.reports[':reportId'].resolve.$post(
       { param: { reportId: String(reportId) }, json: { action, reason } },
       await auth(),
     ),
   );
-  reportQueue.refresh(uid);
-  auditLog.refresh(uid);
-  return result;
 }
 
 /** Approves or rejects a comment that waits for review. */
@@ -75,35 +87,32 @@ export async function reviewComment(
   action: 'approve' | 'reject',
   reason: string | null,
 ) {
-  const result = await read(
+  return decide(
+    uid,
+    pendingComments,
     api.moderation.comments[':commentId'].review.$post(
       { param: { commentId: String(commentId) }, json: { action, reason } },
       await auth(),
     ),
   );
-  pendingComments.refresh(uid);
-  auditLog.refresh(uid);
-  return result;
 }
 
 /** Suspends a parent for some days, or until lifted (days: null). */
 export async function suspendParent(uid: string, target: string, days: number | null, reason: string) {
-  const result = await read(
+  return decide(
+    uid,
+    suspensions,
     api.moderation.users[':uid'].suspend.$post(
       { param: { uid: target }, json: { days, reason } },
       await auth(),
     ),
   );
-  suspensions.refresh(uid);
-  auditLog.refresh(uid);
-  return result;
 }
 
 export async function liftSuspension(uid: string, target: string, reason: string) {
-  const result = await read(
+  return decide(
+    uid,
+    suspensions,
     api.moderation.users[':uid'].lift.$post({ param: { uid: target }, json: { reason } }, await auth()),
   );
-  suspensions.refresh(uid);
-  auditLog.refresh(uid);
-  return result;
 }

@@ -11,6 +11,7 @@ import LikeButton from '../../src/islands/LikeButton.tsx';
 import { isSafeAvatarUrl } from '../../src/islands/comments/Avatar.tsx';
 import { signInErrorMessage, submitErrorMessage } from '../../src/islands/comments/messages.ts';
 import { ApiError } from '../../src/lib/api.ts';
+import { SHOWN_TO_READERS } from '../../src/lib/thread.ts';
 import { $auth, exitDemoMode, initAuth, startDemoMode } from '../../src/stores/auth.ts';
 import { $toasts } from '../../src/stores/toast.ts';
 import { $signInOpen } from '../../src/stores/ui.ts';
@@ -19,14 +20,7 @@ import { $signInOpen } from '../../src/stores/ui.ts';
 let POST_ID = 7;
 let SLUG = 'a-post-7';
 const DAY = 24 * 60 * 60 * 1000;
-/** What a visible comment carries for an anonymous reader. */
-const SHOWN = {
-  status: 'visible',
-  edited_at: null,
-  is_own: false,
-  can_edit_until: null,
-  status_reason: null,
-} as const;
+const SHOWN = SHOWN_TO_READERS;
 
 function comment(
   id: number,

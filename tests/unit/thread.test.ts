@@ -7,15 +7,10 @@ import {
   findInThread,
   nextCursor,
   replaceInThread,
+  SHOWN_TO_READERS,
 } from '../../src/lib/thread.ts';
 
-const shown = {
-  status: 'visible',
-  edited_at: null,
-  is_own: false,
-  can_edit_until: null,
-  status_reason: null,
-} as const;
+const shown = SHOWN_TO_READERS;
 const comment = (id: number, replies: Comment['replies'] = []): Comment => ({
   comment_id: id,
   content: `c${id}`,

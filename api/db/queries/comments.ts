@@ -10,6 +10,7 @@ import {
   MAX_LINKS_WITHOUT_REVIEW,
   type Reply,
 } from '../../contract.ts';
+import { RuleError } from '../../lib/errors.ts';
 import type { DB } from '../database.ts';
 import type { CommentRow } from '../schema.ts';
 import { recordAudit } from './audit.ts';
@@ -53,20 +54,6 @@ export function toWire(row: CommentRow, viewer: Viewer, now: Date): Reply {
     can_edit_until: editable ? new Date(editUntil).toISOString() : null,
     status_reason: viewer.moderator || (own && row.status === 'removed') ? row.status_reason : null,
   };
-}
-
-/**
- * A request that breaks a comment rule: 400 (a reply to a reply, an unknown parent or cursor),
- * 403 (not yours, the edit window is over), 404 (no such comment) or 409 (not in a state that
- * allows it).
- */
-export class CommentRuleError extends Error {
-  constructor(
-    message: string,
-    readonly status: 400 | 403 | 404 | 409 = 400,
-  ) {
-    super(message);
-  }
 }
 
 /**
@@ -118,7 +105,7 @@ export async function listThread(
       .where('post_id', '=', postId)
       .where('parent_comment_id', 'is', null)
       .executeTakeFirst();
-    if (!cursor) throw new CommentRuleError('before: no such top-level comment on this post');
+    if (!cursor) throw new RuleError('before: no such top-level comment on this post');
     query = query
       .where('created_at', '<=', cursor.created_at)
       .where((eb) =>
@@ -281,13 +268,13 @@ export async function addComment(
         .where('comment_id', '=', input.parentCommentId)
         .executeTakeFirst();
       if (!parent || parent.post_id !== input.postId) {
-        throw new CommentRuleError('parentCommentId: no such comment on this post');
+        throw new RuleError('parentCommentId: no such comment on this post');
       }
       if (parent.parent_comment_id !== null) {
-        throw new CommentRuleError('parentCommentId: replies are allowed only on top-level comments');
+        throw new RuleError('parentCommentId: replies are allowed only on top-level comments');
       }
       if (parent.status !== 'visible') {
-        throw new CommentRuleError('parentCommentId: this comment is not open for replies', 409);
+        throw new RuleError('parentCommentId: this comment is not open for replies', 409);
       }
     }
     const reason = await reviewReason(trx, {
@@ -337,15 +324,15 @@ export async function editComment(
 ): Promise<EditedComment> {
   return db.transaction().execute(async (trx) => {
     const row = await findComment(trx, input.commentId);
-    if (!row || row.status === 'deleted') throw new CommentRuleError('Comment not found', 404);
+    if (!row || row.status === 'deleted') throw new RuleError('Comment not found', 404);
     if (row.author_uid !== input.author.uid) {
-      throw new CommentRuleError('You can edit only your own comments.', 403);
+      throw new RuleError('You can edit only your own comments.', 403);
     }
     if (row.status !== 'visible' && row.status !== 'pending') {
-      throw new CommentRuleError('This comment is with the moderators and can no longer be edited.', 409);
+      throw new RuleError('This comment is with the moderators and can no longer be edited.', 409);
     }
     if (now.getTime() >= Date.parse(row.created_at) + EDIT_WINDOW_MS) {
-      throw new CommentRuleError(
+      throw new RuleError(
         `Comments can be edited for ${EDIT_WINDOW_MINUTES} minutes after posting; the time for this one is over.`,
         403,
       );
@@ -357,7 +344,7 @@ export async function editComment(
       .where('status', '=', 'open')
       .executeTakeFirst();
     if (openReport) {
-      throw new CommentRuleError(
+      throw new RuleError(
         'This comment has been reported and cannot be edited until a moderator has reviewed it.',
         409,
       );

@@ -4,13 +4,13 @@ import {
   type ResolveAction,
   SYSTEM_ACTOR,
 } from '../../contract.ts';
+import { RuleError } from '../../lib/errors.ts';
 import type { DB } from '../database.ts';
 import type { CommentRow } from '../schema.ts';
 import { recordAudit } from './audit.ts';
 import {
   type Actor,
   changeStatus,
-  CommentRuleError,
   deleteOwnComment,
   evidenceUntil,
   findComment,
@@ -147,9 +147,9 @@ export async function resolveReport(
       .selectAll()
       .where('report_id', '=', input.reportId)
       .executeTakeFirst();
-    if (!report) throw new CommentRuleError('Report not found', 404);
+    if (!report) throw new RuleError('Report not found', 404);
     if (report.status !== 'open') {
-      throw new CommentRuleError(
+      throw new RuleError(
         `This report was already resolved (${report.resolution}) by ${report.resolved_by_name} at ${report.resolved_at}.`,
         409,
       );
@@ -193,15 +193,15 @@ export async function deleteComment(
 ): Promise<{ postId: number }> {
   return db.transaction().execute(async (trx) => {
     const row = await findComment(trx, input.commentId);
-    if (!row || row.status === 'deleted') throw new CommentRuleError('Comment not found', 404);
+    if (!row || row.status === 'deleted') throw new RuleError('Comment not found', 404);
     if (row.author_uid === input.actor.uid) {
       await deleteOwnComment(trx, row, input.actor, now);
     } else if (!input.actor.moderator) {
-      throw new CommentRuleError('You can delete only your own comments.', 403);
+      throw new RuleError('You can delete only your own comments.', 403);
     } else if (!input.reason) {
-      throw new CommentRuleError("reason: say why you are removing another parent's comment", 400);
+      throw new RuleError("reason: say why you are removing another parent's comment", 400);
     } else if (row.status === 'removed') {
-      throw new CommentRuleError('This comment has already been removed.', 409);
+      throw new RuleError('This comment has already been removed.', 409);
     } else {
       await removeComment(
         trx,
@@ -232,9 +232,9 @@ export async function reviewComment(
 ): Promise<{ comment: ModeratedComment; postId: number }> {
   return db.transaction().execute(async (trx) => {
     const row = await findComment(trx, input.commentId);
-    if (!row) throw new CommentRuleError('Comment not found', 404);
+    if (!row) throw new RuleError('Comment not found', 404);
     if (row.status !== 'pending') {
-      throw new CommentRuleError(`This comment is not waiting for review (it is ${row.status}).`, 409);
+      throw new RuleError(`This comment is not waiting for review (it is ${row.status}).`, 409);
     }
     if (input.action === 'approve') {
       await changeStatus(trx, row, { status: 'visible', reason: null }, now);
@@ -250,7 +250,7 @@ export async function reviewComment(
         now,
       );
     } else {
-      if (!input.reason) throw new CommentRuleError('reason: say why the comment is rejected', 400);
+      if (!input.reason) throw new RuleError('reason: say why the comment is rejected', 400);
       await removeComment(
         trx,
         row,

@@ -8,10 +8,11 @@ import {
   reviewHours,
   SYSTEM_ACTOR,
 } from '../../contract.ts';
+import { RuleError } from '../../lib/errors.ts';
 import type { DB } from '../database.ts';
 import type { CommentRow, ReportRow } from '../schema.ts';
 import { recordAudit } from './audit.ts';
-import { changeStatus, CommentRuleError, findComment, postCommentCount, toWire } from './comments.ts';
+import { changeStatus, findComment, postCommentCount, toWire } from './comments.ts';
 import { enqueueDelivery } from './deliveries.ts';
 import { selectModerated, toModerated } from './moderation.ts';
 
@@ -80,7 +81,7 @@ export async function fileReport(
 ): Promise<FiledReport> {
   return db.transaction().execute(async (trx) => {
     const comment = await findComment(trx, input.commentId);
-    if (!comment) throw new CommentRuleError('Comment not found', 404);
+    if (!comment) throw new RuleError('Comment not found', 404);
     const viewer = { uid: input.reporterUid, moderator: false };
     const answer = async (report: ReportRow, row: CommentRow, created: boolean, escalated: boolean) => ({
       reportId: report.report_id,
@@ -101,13 +102,10 @@ export async function fileReport(
     const existing = await mine();
     if (existing) return answer(existing, comment, false, false);
     if (comment.author_uid === input.reporterUid) {
-      throw new CommentRuleError(
-        'You cannot report your own comment; you can edit or delete it instead.',
-        400,
-      );
+      throw new RuleError('You cannot report your own comment; you can edit or delete it instead.', 400);
     }
     if (comment.status !== 'visible') {
-      throw new CommentRuleError('This comment is already hidden from readers.', 409);
+      throw new RuleError('This comment is already hidden from readers.', 409);
     }
     const stamp = now.toISOString();
     const inserted = await trx

@@ -60,6 +60,20 @@ export async function listActiveSuspensions(db: DB, now: Date): Promise<Suspensi
   return rows.map(toSuspension);
 }
 
+/** Ends a suspension now; the row stays, with who lifted it and why. */
+async function lift(trx: DB, id: number, actor: Actor, reason: string, now: Date): Promise<void> {
+  await trx
+    .updateTable('suspensions')
+    .set({
+      lifted_at: now.toISOString(),
+      lifted_by_uid: actor.uid,
+      lifted_by_name: actor.name,
+      lift_reason: reason,
+    })
+    .where('suspension_id', '=', id)
+    .execute();
+}
+
 /**
  * Suspends a parent for `days` (or until lifted, with null). A suspension already in force is
  * replaced (lifted, with this one's reason), so a parent has one suspension at a time.
@@ -72,18 +86,8 @@ export async function suspendUser(
   return db.transaction().execute(async (trx) => {
     const stamp = now.toISOString();
     const previous = await activeSuspension(trx, input.uid, now);
-    if (previous) {
-      await trx
-        .updateTable('suspensions')
-        .set({
-          lifted_at: stamp,
-          lifted_by_uid: input.actor.uid,
-          lifted_by_name: input.actor.name,
-          lift_reason: `Replaced by a new suspension: ${input.reason}`,
-        })
-        .where('suspension_id', '=', previous.id)
-        .execute();
-    }
+    if (previous)
+      await lift(trx, previous.id, input.actor, `Replaced by a new suspension: ${input.reason}`, now);
     const until =
       input.days === null ? null : new Date(now.getTime() + input.days * 86_400_000).toISOString();
     const { suspension_id } = await trx
@@ -129,16 +133,7 @@ export async function liftSuspension(
   return db.transaction().execute(async (trx) => {
     const current = await activeSuspension(trx, input.uid, now);
     if (!current) return null;
-    await trx
-      .updateTable('suspensions')
-      .set({
-        lifted_at: now.toISOString(),
-        lifted_by_uid: input.actor.uid,
-        lifted_by_name: input.actor.name,
-        lift_reason: input.reason,
-      })
-      .where('suspension_id', '=', current.id)
-      .execute();
+    await lift(trx, current.id, input.actor, input.reason, now);
     await recordAudit(
       trx,
       {

@@ -9,7 +9,7 @@ import {
   type Reply,
 } from '../../../api/contract.ts';
 import { errorMessage } from '../../lib/api.ts';
-import { buttons, DialogShell, field } from '../dialogs/DialogShell.tsx';
+import { buttons, DialogFooter, DialogShell, field } from '../dialogs/DialogShell.tsx';
 
 const HINTS: Record<ReportCategory, string> = {
   child_safety: 'Anything that could put a child at risk. Escalated to our safety team at once.',
@@ -143,19 +143,13 @@ export function ReportDialog({ comment, onSubmit, onClose, fallbackFocus }: Prop
             {note.length}/{REPORT_NOTE_MAX} characters
           </p>
         </div>
-        {error && (
-          <p id={`${id}-error`} role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-800">
-            {error}
-          </p>
-        )}
-        <div className="flex justify-end gap-2">
-          <button type="button" onClick={onClose} className={buttons.secondary}>
-            Cancel
-          </button>
-          <button type="submit" aria-disabled={working || undefined} className={buttons.primary}>
-            {working ? 'Sending…' : 'Send Report'}
-          </button>
-        </div>
+        <DialogFooter
+          error={error}
+          errorId={`${id}-error`}
+          onCancel={onClose}
+          submitLabel={working ? 'Sending…' : 'Send Report'}
+          working={working}
+        />
       </form>
     </DialogShell>
   );

@@ -3,7 +3,7 @@
 import { type ReactNode, type SubmitEvent, useId, useState } from 'react';
 import { MODERATION_REASON_MAX } from '../../../api/contract.ts';
 import { errorMessage } from '../../lib/api.ts';
-import { buttons, DialogShell, field } from './DialogShell.tsx';
+import { DialogFooter, DialogShell, field } from './DialogShell.tsx';
 
 export interface ActionDialogProps {
   title: string;
@@ -84,23 +84,14 @@ export function ActionDialog({
             </p>
           </div>
         )}
-        {error && (
-          <p id={`${id}-error`} role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-800">
-            {error}
-          </p>
-        )}
-        <div className="flex justify-end gap-2">
-          <button type="button" onClick={onClose} className={buttons.secondary}>
-            Cancel
-          </button>
-          <button
-            type="submit"
-            aria-disabled={working || undefined}
-            className={destructive ? buttons.danger : buttons.primary}
-          >
-            {working ? `${confirmLabel}…` : confirmLabel}
-          </button>
-        </div>
+        <DialogFooter
+          error={error}
+          errorId={`${id}-error`}
+          onCancel={onClose}
+          submitLabel={working ? `${confirmLabel}…` : confirmLabel}
+          working={working}
+          destructive={destructive}
+        />
       </form>
     </DialogShell>
   );

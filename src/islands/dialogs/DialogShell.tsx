@@ -58,3 +58,38 @@ export const buttons = {
 
 export const field =
   'border-sand text-ink focus:border-brand focus:ring-brand/30 mt-1 block w-full rounded-lg border bg-white px-3 py-2 focus:ring-2 focus:outline-none';
+
+interface FooterProps {
+  /** The form's error, if any (announced), with the id its fields are described by. */
+  error: string | null;
+  errorId: string;
+  onCancel: () => void;
+  submitLabel: string;
+  working: boolean;
+  destructive?: boolean;
+}
+
+/** The end of a dialog's form: its error, and Cancel beside the submit button. */
+export function DialogFooter({ error, errorId, onCancel, submitLabel, working, destructive }: FooterProps) {
+  return (
+    <>
+      {error && (
+        <p id={errorId} role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-800">
+          {error}
+        </p>
+      )}
+      <div className="flex justify-end gap-2">
+        <button type="button" onClick={onCancel} className={buttons.secondary}>
+          Cancel
+        </button>
+        <button
+          type="submit"
+          aria-disabled={working || undefined}
+          className={destructive ? buttons.danger : buttons.primary}
+        >
+          {submitLabel}
+        </button>
+      </div>
+    </>
+  );
+}
