@@ -24,8 +24,8 @@ import {
   suspendParent,
   suspensions,
 } from '../stores/moderation.ts';
-import { $signInOpen } from '../stores/ui.ts';
 import { ColumnHeads } from '../components/ColumnHeads.tsx';
+import { SignInPrompt } from '../components/SignInPrompt.tsx';
 import { ActionDialog, type ActionDialogProps } from './dialogs/ActionDialog.tsx';
 import { PendingCard, ReportCard, SuspendDialog, When } from './moderation/parts.tsx';
 
@@ -115,20 +115,7 @@ export default function ModerationConsole() {
   if (auth.loading || (auth.user && !auth.profile && !auth.demoMode)) {
     return <p className="text-muted">Checking your account…</p>;
   }
-  if (!auth.user) {
-    return (
-      <div className="border-sand rounded-2xl border bg-white p-6">
-        <p className="text-ink">Sign in with a moderator account to review reports.</p>
-        <button
-          type="button"
-          onClick={() => $signInOpen.set(true)}
-          className="bg-brand hover:bg-brand-dark mt-4 rounded-full px-5 py-2.5 font-semibold text-white"
-        >
-          Sign In
-        </button>
-      </div>
-    );
-  }
+  if (!auth.user) return <SignInPrompt text="Sign in with a moderator account to review reports." />;
   if (!allowed || !key) {
     return (
       <section aria-labelledby="forbidden-heading" className="rounded-2xl bg-amber-50 p-6 text-amber-950">

@@ -9,7 +9,7 @@ import {
   type Reply,
 } from '../../../api/contract.ts';
 import { errorMessage } from '../../lib/api.ts';
-import { buttons, DialogFooter, DialogShell, field } from '../dialogs/DialogShell.tsx';
+import { buttons, CountedTextarea, DialogFooter, DialogShell } from '../dialogs/DialogShell.tsx';
 
 const HINTS: Record<ReportCategory, string> = {
   child_safety: 'Anything that could put a child at risk. Escalated to our safety team at once.',
@@ -126,23 +126,13 @@ export function ReportDialog({ comment, onSubmit, onClose, fallbackFocus }: Prop
             ))}
           </div>
         </fieldset>
-        <div>
-          <label htmlFor={`${id}-note`} className="text-ink text-sm font-medium">
-            Add a note (optional)
-          </label>
-          <textarea
-            id={`${id}-note`}
-            value={note}
-            onChange={(event) => setNote(event.target.value)}
-            maxLength={REPORT_NOTE_MAX}
-            rows={3}
-            aria-describedby={`${id}-note-count`}
-            className={field}
-          />
-          <p id={`${id}-note-count`} className="text-muted mt-1 text-xs">
-            {note.length}/{REPORT_NOTE_MAX} characters
-          </p>
-        </div>
+        <CountedTextarea
+          id={`${id}-note`}
+          label="Add a note (optional)"
+          value={note}
+          onChange={setNote}
+          max={REPORT_NOTE_MAX}
+        />
         <DialogFooter
           error={error}
           errorId={`${id}-error`}

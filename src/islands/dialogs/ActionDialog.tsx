@@ -3,7 +3,7 @@
 import { type ReactNode, type SubmitEvent, useId, useState } from 'react';
 import { MODERATION_REASON_MAX } from '../../../api/contract.ts';
 import { errorMessage } from '../../lib/api.ts';
-import { DialogFooter, DialogShell, field } from './DialogShell.tsx';
+import { CountedTextarea, DialogFooter, DialogShell } from './DialogShell.tsx';
 
 export interface ActionDialogProps {
   title: string;
@@ -63,26 +63,15 @@ export function ActionDialog({
       <form onSubmit={submit} noValidate className="space-y-4" aria-busy={working || undefined}>
         {children}
         {reasonRule !== 'none' && (
-          <div>
-            <label htmlFor={`${id}-reason`} className="text-ink text-sm font-medium">
-              {reasonLabel}
-              {reasonRule === 'optional' ? ' (optional)' : ''}
-            </label>
-            <textarea
-              id={`${id}-reason`}
-              value={reason}
-              onChange={(event) => setReason(event.target.value)}
-              maxLength={MODERATION_REASON_MAX}
-              rows={3}
-              required={reasonRule === 'required'}
-              aria-describedby={`${id}-count${error ? ` ${id}-error` : ''}`}
-              aria-invalid={error && reasonRule === 'required' && !reason.trim() ? true : undefined}
-              className={field}
-            />
-            <p id={`${id}-count`} className="text-muted mt-1 text-xs">
-              {reason.length}/{MODERATION_REASON_MAX} characters
-            </p>
-          </div>
+          <CountedTextarea
+            id={`${id}-reason`}
+            label={`${reasonLabel}${reasonRule === 'optional' ? ' (optional)' : ''}`}
+            value={reason}
+            onChange={setReason}
+            max={MODERATION_REASON_MAX}
+            required={reasonRule === 'required'}
+            errorId={error && reasonRule === 'required' && !reason.trim() ? `${id}-error` : undefined}
+          />
         )}
         <DialogFooter
           error={error}

@@ -56,8 +56,44 @@ export const buttons = {
   secondary: 'border-sand text-ink hover:bg-sand rounded-lg border bg-white px-4 py-2 text-sm font-medium',
 };
 
-export const field =
+const field =
   'border-sand text-ink focus:border-brand focus:ring-brand/30 mt-1 block w-full rounded-lg border bg-white px-3 py-2 focus:ring-2 focus:outline-none';
+
+interface TextFieldProps {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  max: number;
+  required?: boolean;
+  /** The form's error, when it is about this field. */
+  errorId?: string;
+}
+
+/** A labelled text box with a character counter it is described by. */
+export function CountedTextarea({ id, label, value, onChange, max, required, errorId }: TextFieldProps) {
+  return (
+    <div>
+      <label htmlFor={id} className="text-ink text-sm font-medium">
+        {label}
+      </label>
+      <textarea
+        id={id}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        maxLength={max}
+        rows={3}
+        required={required}
+        aria-describedby={errorId ? `${id}-count ${errorId}` : `${id}-count`}
+        aria-invalid={errorId ? true : undefined}
+        className={field}
+      />
+      <p id={`${id}-count`} className="text-muted mt-1 text-xs">
+        {value.length}/{max} characters
+      </p>
+    </div>
+  );
+}
 
 interface FooterProps {
   /** The form's error, if any (announced), with the id its fields are described by. */
