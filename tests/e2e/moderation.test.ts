@@ -165,6 +165,12 @@ describe('reports and the moderation console', () => {
     await waitForIsland(console, 'ModerationConsole');
     await console.getByText('Sign in with a moderator account to review reports.').waitFor();
     await signInWithEmail(console, moderator.email, PASSWORD);
+    // The account menu leads moderators here.
+    await console.getByTestId('account-menu-button').click();
+    expect(await console.getByRole('menuitem', { name: 'Moderation' }).getAttribute('href')).toBe(
+      '/moderation',
+    );
+    await console.keyboard.press('Escape');
     const card = console.getByRole('article').filter({ hasText: text });
     await card.waitFor();
     await card.getByText('1 parent reported it · Unsafe item').waitFor();
@@ -174,6 +180,31 @@ describe('reports and the moderation console', () => {
       `/blog/${post.slug}#comment-${id}`,
     );
     await expectNoAxeViolations(console);
+
+    // Suspend the author for 3 days, then lift it again, each with a reason.
+    await card.getByRole('button', { name: `Suspend ${author.name}` }).click();
+    const suspend = console.getByRole('dialog', { name: `Suspend ${author.name}?` });
+    await suspend.getByRole('radio', { name: 'For a number of days' }).check();
+    await suspend.getByRole('spinbutton', { name: 'Number of days' }).fill('3');
+    await suspend.getByLabel('Reason (shown to the parent)').fill('Selling recalled gear');
+    await expectNoAxeViolations(console);
+    await suspend.getByRole('button', { name: 'Suspend' }).click();
+    await suspend.waitFor({ state: 'detached' });
+    await console.getByText(`${author.name} is suspended for 3 days.`).waitFor();
+    const refused = await fetch(`${base}/api/blog/posts/${post.slug}/like`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${author.token}` },
+    });
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { error: string }).error).toMatch(
+      /^Your account is suspended until .* UTC \(Selling recalled gear\)\./,
+    );
+    const suspendedRow = console.getByRole('listitem').filter({ hasText: author.name });
+    await suspendedRow.getByRole('button', { name: 'Lift suspension' }).click();
+    const lift = console.getByRole('dialog', { name: `Lift ${author.name}’s suspension?` });
+    await lift.getByLabel('Reason').fill('Agreed to stop');
+    await lift.getByRole('button', { name: 'Lift suspension' }).click();
+    await console.getByText(`${author.name}’s suspension was lifted.`).waitFor();
 
     await card.getByRole('button', { name: 'Remove comment' }).click();
     const remove = console.getByRole('dialog', { name: 'Remove this comment?' });
