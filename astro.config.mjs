@@ -18,7 +18,7 @@ export default defineConfig({
   integrations: [
     react(),
     sitemap({
-      filter: (page) => !/\/(404|confirmation|admin)\/?$/.test(page),
+      filter: (page) => !/\/(404|confirmation|admin|moderation)\/?$/.test(page),
       // The same address as each page's canonical link: no trailing slash but on the home page.
       serialize: (item) => {
         const url = new URL(item.url);

@@ -2,7 +2,8 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { InvalidTokenError } from './auth/verifier.ts';
-import { COMMENTS_PER_MINUTE, MAX_BODY_BYTES, WRITES_PER_MINUTE } from './contract.ts';
+import { COMMENTS_PER_MINUTE, MAX_BODY_BYTES, REPORTS_PER_MINUTE, WRITES_PER_MINUTE } from './contract.ts';
+import { RuleError } from './lib/errors.ts';
 import { createViewBuffer } from './lib/view-buffer.ts';
 import { createMemoryRateLimiter } from './middleware/rate-limit.ts';
 import { readCache } from './middleware/read-cache.ts';
@@ -11,8 +12,10 @@ import { adminRoutes } from './routes/admin.ts';
 import { commentRoutes } from './routes/comments.ts';
 import { communityRoutes } from './routes/community.ts';
 import { itemsRoutes } from './routes/items.ts';
+import { moderationRoutes } from './routes/moderation.ts';
 import { postRoutes } from './routes/posts.ts';
 import { profileRoutes } from './routes/profile.ts';
+import { reportRoutes } from './routes/reports.ts';
 import type { AppDeps, AppEnv } from './types.ts';
 
 export type { AppDeps } from './types.ts';
@@ -28,6 +31,9 @@ export function createApp(input: Partial<AppDeps> & Pick<AppDeps, 'db'>) {
     verifyToken: notConfigured,
     commentLimiter: createMemoryRateLimiter({ limit: COMMENTS_PER_MINUTE, windowMs: 60_000 }),
     writeLimiter: createMemoryRateLimiter({ limit: WRITES_PER_MINUTE, windowMs: 60_000 }),
+    reportLimiter: createMemoryRateLimiter({ limit: REPORTS_PER_MINUTE, windowMs: 60_000 }),
+    // The product's defaults; the server takes them from the environment (api/env.ts).
+    safety: { holdFirstComment: true, escalationUrl: null, siteUrl: 'http://127.0.0.1:4321' },
     views: input.views ?? createViewBuffer(input.db),
     ...input,
   };
@@ -59,15 +65,18 @@ export function createApp(input: Partial<AppDeps> & Pick<AppDeps, 'db'>) {
     .route('/community', communityRoutes)
     .route('/blog', postRoutes)
     .route('/blog', commentRoutes)
+    .route('/blog', reportRoutes)
     .route('/profile', profileRoutes)
     .route('/account', accountRoutes)
-    .route('/admin', adminRoutes);
+    .route('/admin', adminRoutes)
+    .route('/moderation', moderationRoutes);
 
   app.notFound((c) => c.json({ error: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));
   app.onError((error, c) => {
     if (error instanceof HTTPException) {
       return c.json({ error: error.message || 'Request failed' }, error.status);
     }
+    if (error instanceof RuleError) return c.json({ error: error.message }, error.status);
     // Never a stack trace in a response; the log keeps it.
     console.error(error);
     return c.json({ error: 'Internal server error' }, 500);

@@ -110,7 +110,19 @@ export interface LikeStatus {
   likeCount: number;
 }
 
-/** A reply: a comment without reply_count, parent_comment_id and replies. */
+/**
+ * Where a comment stands (docs/product.md, "Trust and safety"): shown; hidden by reports until a
+ * moderator decides; waiting for review before anyone else sees it; removed by a moderator;
+ * deleted by its author (or a moderator deleting their own). Only `visible` comments are counted.
+ */
+export const COMMENT_STATUSES = ['visible', 'held', 'pending', 'removed', 'deleted'] as const;
+export type CommentStatus = (typeof COMMENT_STATUSES)[number];
+
+/**
+ * A reply: a comment without reply_count, parent_comment_id and replies. The content of anything
+ * not `visible` is '' except for moderators (and the author of a pending comment); a deleted
+ * comment also comes without its author. The screens show placeholders from `status`.
+ */
 export interface Reply {
   comment_id: number;
   content: string;
@@ -118,6 +130,15 @@ export interface Reply {
   author_avatar_url: string | null;
   created_at: string;
   like_count: number;
+  status: CommentStatus;
+  /** When its author last edited it, or null. */
+  edited_at: string | null;
+  /** Whether the signed-in viewer wrote it (always false for anonymous readers). */
+  is_own: boolean;
+  /** For its author: until when it may still be edited; null otherwise. */
+  can_edit_until: string | null;
+  /** For its author (when removed) and for moderators: why it is not visible; null otherwise. */
+  status_reason: string | null;
 }
 
 /** A top-level comment with its replies (oldest first). */
@@ -132,10 +153,225 @@ export interface NewCommentBody {
   parentCommentId: number | null;
 }
 
-/** What POST /api/blog/posts/:postId/comments answers: the new comment and the post's new count. */
+/**
+ * What POST /api/blog/posts/:postId/comments and PATCH /api/blog/comments/:commentId answer: the
+ * comment as its author sees it and the post's count (unchanged when the comment waits for review).
+ */
 export interface CommentPosted {
   comment: Reply;
   commentCount: number;
+}
+
+export interface CommentEditBody {
+  content: string;
+}
+
+/** DELETE /api/blog/comments/:commentId: a moderator removing someone else's comment says why. */
+export interface CommentDeleteBody {
+  reason?: string | null;
+}
+
+/** An author may edit a comment for this long after posting it. */
+export const EDIT_WINDOW_MINUTES = 15;
+export const EDIT_WINDOW_MS = EDIT_WINDOW_MINUTES * 60_000;
+
+/** A comment with more links than this waits for a moderator before anyone else sees it. */
+export const MAX_LINKS_WITHOUT_REVIEW = 2;
+
+/** Links in a comment's text: web addresses written out (http://, https://, www.). */
+export function countLinks(text: string): number {
+  return text.match(/\b(?:https?:\/\/|www\.)[^\s]/gi)?.length ?? 0;
+}
+
+// ---- Trust and safety ------------------------------------------------------------------------
+
+/** The five things a parent can report a comment for (the safety page lists the same five). */
+export const REPORT_CATEGORIES = [
+  'child_safety',
+  'unsafe_item',
+  'inappropriate_content',
+  'suspicious_behavior',
+  'suspected_non_parent',
+] as const;
+export type ReportCategory = (typeof REPORT_CATEGORIES)[number];
+
+export const REPORT_CATEGORY_LABELS: Record<ReportCategory, string> = {
+  child_safety: 'Child safety concern',
+  unsafe_item: 'Unsafe item',
+  inappropriate_content: 'Inappropriate content',
+  suspicious_behavior: 'Suspicious behavior',
+  suspected_non_parent: 'Suspected non-parent',
+};
+
+/** A report's optional note. */
+export const REPORT_NOTE_MAX = 1000;
+/** Reports a parent may file a minute. */
+export const REPORTS_PER_MINUTE = 5;
+/** Open reports from this many different parents hide a comment until a moderator decides. */
+export const HOLD_AFTER_REPORTERS = 3;
+/** How soon a report is due for review: child safety within the hour, the rest within a day. */
+export function reviewHours(category: ReportCategory): number {
+  return category === 'child_safety' ? 1 : 24;
+}
+/** Content removed for child safety is kept out of sight this long (evidence), then purged. */
+export const EVIDENCE_RETENTION_DAYS = 365;
+/** A moderator's written reason. */
+export const MODERATION_REASON_MAX = 500;
+/** The longest suspension in days; longer ones are "until lifted" (days: null). */
+export const SUSPENSION_DAYS_MAX = 3650;
+
+export type ReportStatus = 'open' | 'resolved';
+
+export interface NewReportBody {
+  category: ReportCategory;
+  note: string | null;
+}
+
+/**
+ * What POST /api/blog/comments/:commentId/reports answers (201 new, 200 the parent's existing
+ * report): the report, the comment as the reporter now sees it (held, if this report hid it) and
+ * the post's comment count.
+ */
+export interface ReportFiled {
+  reportId: number;
+  status: ReportStatus;
+  comment: Reply;
+  commentCount: number;
+}
+
+/** A comment as moderators see it: everything, with its post and author. */
+export interface ModeratedComment {
+  commentId: number;
+  parentCommentId: number | null;
+  postId: number;
+  postSlug: string;
+  postTitle: string;
+  authorUid: string | null;
+  authorName: string;
+  content: string;
+  status: CommentStatus;
+  statusReason: string | null;
+  createdAt: string;
+  editedAt: string | null;
+  /** Set while content removed for child safety is kept as evidence; blanked after this time. */
+  purgeAfter: string | null;
+}
+
+export type ResolveAction = 'remove' | 'restore' | 'dismiss';
+
+/** The open (or resolved) reports of one comment, as the console lists them. */
+export interface ReportGroup {
+  /** The group's oldest report: resolving it resolves every open report of the comment. */
+  reportId: number;
+  status: ReportStatus;
+  comment: ModeratedComment;
+  categories: { category: ReportCategory; count: number }[];
+  reporterCount: number;
+  notes: { reportId: number; category: ReportCategory; note: string; createdAt: string }[];
+  childSafety: boolean;
+  openedAt: string;
+  dueAt: string;
+  overdue: boolean;
+  /** For resolved groups: what was decided. */
+  resolution: { action: ResolveAction; reason: string; at: string; byName: string } | null;
+}
+
+export interface ResolveBody {
+  action: ResolveAction;
+  reason: string;
+}
+
+export interface ReportResolved {
+  comment: ModeratedComment;
+  resolvedReportIds: number[];
+}
+
+export interface ReviewBody {
+  action: 'approve' | 'reject';
+  /** Required to reject; optional to approve. */
+  reason: string | null;
+}
+
+export interface SuspendBody {
+  /** Days from now, or null: until a moderator lifts it. */
+  days: number | null;
+  reason: string;
+}
+
+export interface LiftBody {
+  reason: string;
+}
+
+export interface Suspension {
+  id: number;
+  uid: string;
+  userName: string;
+  /** null: until a moderator lifts it. */
+  until: string | null;
+  reason: string;
+  createdAt: string;
+  createdByName: string;
+}
+
+/**
+ * One line of the audit log: who did what to which comment or parent, when and why. Written in
+ * the same transaction as the action; nothing in the API edits or deletes it. `action` and
+ * `targetType` are open-ended; the values in use are AUDIT_ACTIONS and AUDIT_TARGETS.
+ */
+export interface AuditEntry {
+  id: number;
+  at: string;
+  /** null for the system (automatic holds, purges). */
+  actorUid: string | null;
+  actorName: string;
+  action: string;
+  targetType: string;
+  targetId: string;
+  reason: string | null;
+  details: Record<string, string | number | boolean | null>;
+}
+
+export const AUDIT_ACTIONS = {
+  'comment.hold': 'hid a reported comment for review',
+  'comment.remove': 'removed a comment',
+  'comment.restore': 'restored a comment',
+  'comment.delete': 'deleted a comment',
+  'comment.approve': 'approved a comment',
+  'comment.reject': 'rejected a comment',
+  'comment.purge': 'purged preserved evidence',
+  'report.dismiss': 'dismissed reports',
+  'user.suspend': 'suspended a parent',
+  'user.lift': 'lifted a suspension',
+} as const;
+export const AUDIT_TARGETS = ['comment', 'user'] as const;
+
+/** How the console words an audit action; an action it does not know is shown as it is. */
+export function auditActionLabel(action: string): string {
+  const labels: Record<string, string | undefined> = AUDIT_ACTIONS;
+  return labels[action] ?? action;
+}
+
+/** The name the audit log gives the system's own actions. */
+export const SYSTEM_ACTOR = 'Nestling (automatic)';
+
+/** Something sent to the outside world that has not arrived yet (an escalation, later emails). */
+export interface WaitingDelivery {
+  id: number;
+  kind: string;
+  purpose: string;
+  /** Where it goes; null while nowhere is configured. */
+  target: string | null;
+  attempts: number;
+  nextAttemptAt: string;
+  lastError: string | null;
+  createdAt: string;
+  reportId: number | null;
+}
+
+export interface EscalationStatus {
+  /** Whether SAFETY_ESCALATION_URL is set: without it escalations wait here. */
+  configured: boolean;
+  waiting: WaitingDelivery[];
 }
 
 // ---- Profiles and roles ----------------------------------------------------------------------

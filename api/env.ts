@@ -26,6 +26,14 @@ const envSchema = z.object({
   /** Abuse limits: comments a minute per user (spec: 5) and other writes a minute per user. */
   RATE_LIMIT_COMMENTS_PER_MINUTE: z.coerce.number().int().min(1).default(5),
   RATE_LIMIT_WRITES_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  RATE_LIMIT_REPORTS_PER_MINUTE: z.coerce.number().int().min(1).default(5),
+  /** Where child-safety reports are escalated at once (a chat channel's or on-call service's webhook). */
+  SAFETY_ESCALATION_URL: z.url().optional(),
+  /** 1: a parent's first comment waits for a moderator; 0: it does not. */
+  MODERATION_HOLD_FIRST: z
+    .enum(['0', '1'], { error: 'must be 0 or 1' })
+    .default('1')
+    .transform((v) => v === '1'),
   /** A CDN host's build hook, POSTed after each successful publish sync. */
   PUBLISH_HOOK_URL: z.url().optional(),
   PUBLIC_PRIVACY_EMAIL: z.email().default('privacy@nestling.example'),

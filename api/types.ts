@@ -1,6 +1,7 @@
 import type { Identity, TokenVerifier } from './auth/verifier.ts';
 import type { PublishRun, PublishStatus, UserProfile } from './contract.ts';
 import type { DB } from './db/database.ts';
+import type { DeliveryWorker } from './lib/deliveries.ts';
 import type { ViewBuffer } from './lib/view-buffer.ts';
 import type { Changed } from './middleware/read-cache.ts';
 import type { RateLimiter } from './middleware/rate-limit.ts';
@@ -10,6 +11,15 @@ export interface PublishService {
   /** Starts a run, or queues one follow-up run when a run is already in progress. */
   request: (trigger: string) => PublishRun;
   status: () => PublishStatus;
+}
+
+export interface SafetySettings {
+  /** Whether a parent's first comment waits for a moderator (MODERATION_HOLD_FIRST). */
+  holdFirstComment: boolean;
+  /** Where child-safety reports are escalated (SAFETY_ESCALATION_URL); null: they wait in the queue. */
+  escalationUrl: string | null;
+  /** The public site's address, for the console link in escalations (PUBLIC_SITE_URL). */
+  siteUrl: string;
 }
 
 /** What the app needs from the outside world; tests and the build pass their own. */
@@ -23,6 +33,12 @@ export interface AppDeps {
   commentLimiter: RateLimiter;
   /** Limits other writes per parent or per address. */
   writeLimiter: RateLimiter;
+  /** Limits reports per parent. */
+  reportLimiter: RateLimiter;
+  /** Trust and safety settings (docs/product.md, "Trust and safety"). */
+  safety: SafetySettings;
+  /** The deliveries worker, when this process runs one: poked when an escalation is queued. */
+  deliveries?: Pick<DeliveryWorker, 'poke'>;
   /** Post views, written in batches. */
   views: ViewBuffer;
   /** The publishing pipeline, when this process runs one (the server does; the build does not). */

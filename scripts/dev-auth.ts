@@ -1,12 +1,29 @@
 // npm run dev:auth — the whole product against a local Firebase Auth emulator, so a developer can
-// sign up, sign in and out for real on this machine. Starts the emulator, then `npm start`
-// configured for it (its own database and site folder), and stops both on Ctrl+C.
+// sign up, sign in and out for real on this machine. Starts the emulator, creates a demo parent
+// and a demo moderator (printed below), then `npm start` configured for it (its own database and
+// site folder), and stops both on Ctrl+C.
 import { spawn } from 'node:child_process';
+import { openDatabase } from '../api/db/database.ts';
+import { migrateToLatest } from '../api/db/migrate.ts';
+import { upsertProfile } from '../api/db/queries/profiles.ts';
+import { ensureEmulatorAccount } from './lib/emulator-accounts.ts';
 import { loadEnv } from './lib/env.ts';
 
 const env = loadEnv();
 const emulatorHost = '127.0.0.1:9099';
 const projectId = 'demo-nestling';
+const databasePath = env.DATABASE_PATH.replace(/\.db$/, '') + '-auth.db';
+
+/** Fixed demo accounts: report as the parent, moderate as the moderator (README, "Try moderation"). */
+const DEMO_ACCOUNTS = [
+  { email: 'parent@nestling.test', password: 'parent-demo-1', displayName: 'Pat Parent', role: 'user' },
+  {
+    email: 'moderator@nestling.test',
+    password: 'moderator-demo-1',
+    displayName: 'Morgan Moderator',
+    role: 'moderator',
+  },
+] as const;
 
 const emulator = spawn(
   process.execPath,
@@ -37,11 +54,35 @@ console.log('Starting the Firebase Auth emulator …');
 await waitForEmulator();
 console.log(`Auth emulator ready at http://${emulatorHost}`);
 
+// The accounts, and their profiles with their roles (a profile is otherwise made at the first
+// sign-in, as a plain parent), so the moderator can open /moderation the first time.
+const db = openDatabase(databasePath);
+try {
+  await migrateToLatest(db);
+  for (const account of DEMO_ACCOUNTS) {
+    const { uid } = await ensureEmulatorAccount(emulatorHost, account);
+    await upsertProfile(
+      db,
+      { uid, email: account.email, name: account.displayName, role: account.role },
+      new Date(),
+    );
+  }
+} finally {
+  await db.destroy();
+}
+console.log('\nDemo accounts (sign in with email and password):');
+for (const account of DEMO_ACCOUNTS) {
+  console.log(
+    `  ${account.role === 'user' ? 'parent   ' : 'moderator'}  ${account.email}  ${account.password}`,
+  );
+}
+console.log('Report a comment as the parent, then review it at /moderation as the moderator.\n');
+
 const site = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
   stdio: 'inherit',
   env: {
     ...process.env,
-    DATABASE_PATH: env.DATABASE_PATH.replace(/\.db$/, '') + '-auth.db',
+    DATABASE_PATH: databasePath,
     SITE_DIR: `${env.SITE_DIR.replace(/\/$/, '')}-auth`,
     PUBLIC_FIREBASE_API_KEY: 'emulator-api-key',
     PUBLIC_FIREBASE_PROJECT_ID: projectId,

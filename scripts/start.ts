@@ -6,6 +6,10 @@ import { syncContent } from '../api/db/sync.ts';
 import { createVerifier } from '../api/auth/create-verifier.ts';
 import { isDemoApiKey } from '../api/contract.ts';
 import { prepareDatabase } from '../api/db/prepare.ts';
+import { retarget } from '../api/db/queries/deliveries.ts';
+import { purgeExpiredEvidence } from '../api/db/queries/moderation.ts';
+import { ESCALATION } from '../api/db/queries/reports.ts';
+import { createDeliveryWorker, createWebhookSender } from '../api/lib/deliveries.ts';
 import { createMemoryRateLimiter } from '../api/middleware/rate-limit.ts';
 import { startServer } from '../api/server.ts';
 import { buildSite, needsBuild } from './lib/build.ts';
@@ -39,6 +43,12 @@ const publisher = createPublisher({
   builtAt: fs.statSync(path.join(distDir, 'index.html')).mtime,
 });
 
+// Child-safety escalations (and later other messages) go out through one durable queue. Those
+// still waiting go to the escalation URL configured now, or wait in the console without one.
+const retargeted = await retarget(db, ESCALATION.purpose, env.SAFETY_ESCALATION_URL ?? null, new Date());
+if (retargeted > 0) console.log(`${retargeted} escalation(s) from before this start are waiting to be sent.`);
+const deliveries = createDeliveryWorker({ db, senders: { webhook: createWebhookSender() } });
+
 const server = await startServer({
   db,
   distDir: () => distDir,
@@ -49,6 +59,13 @@ const server = await startServer({
     publisher,
     commentLimiter: createMemoryRateLimiter({ limit: env.RATE_LIMIT_COMMENTS_PER_MINUTE, windowMs: 60_000 }),
     writeLimiter: createMemoryRateLimiter({ limit: env.RATE_LIMIT_WRITES_PER_MINUTE, windowMs: 60_000 }),
+    reportLimiter: createMemoryRateLimiter({ limit: env.RATE_LIMIT_REPORTS_PER_MINUTE, windowMs: 60_000 }),
+    safety: {
+      holdFirstComment: env.MODERATION_HOLD_FIRST,
+      escalationUrl: env.SAFETY_ESCALATION_URL ?? null,
+      siteUrl: env.PUBLIC_SITE_URL,
+    },
+    deliveries,
     // Anonymous reads are reused for a second; any write through the API clears them.
     readCacheMs: 1_000,
   },
@@ -62,6 +79,18 @@ const server = await startServer({
 // Scheduled posts go live within a minute of their time.
 const scheduleTimer = setInterval(() => void publisher.checkSchedule().catch(console.error), 30_000);
 scheduleTimer.unref();
+deliveries.start();
+if (!env.SAFETY_ESCALATION_URL) {
+  console.log('SAFETY_ESCALATION_URL is not set: child-safety escalations wait in the moderation console.');
+}
+// Child-safety evidence is blanked when its year is over: checked at start and every hour.
+const purge = () =>
+  void purgeExpiredEvidence(db, new Date())
+    .then((n) => n > 0 && console.log(`Purged ${n} comment(s) of child-safety evidence older than a year.`))
+    .catch(console.error);
+purge();
+const purgeTimer = setInterval(purge, 60 * 60_000);
+purgeTimer.unref();
 if (isDemoApiKey(env.PUBLIC_FIREBASE_API_KEY))
   console.log('Sign-in runs in demo mode (no Firebase project configured).');
 console.log(`Nestling is running at ${server.url}`);
@@ -73,6 +102,11 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     stopping = true;
     console.log(`Received ${signal}; finishing in-flight requests …`);
     clearInterval(scheduleTimer);
-    void server.close().then(() => process.exit(0));
+    clearInterval(purgeTimer);
+    // The worker finishes a send in progress before the database closes; what is left waits in its table.
+    void deliveries
+      .stop()
+      .then(() => server.close())
+      .then(() => process.exit(0));
   });
 }

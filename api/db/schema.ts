@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { CommentStatus, ReportCategory, ReportStatus, ResolveAction } from '../contract.ts';
 
 /** The one description of the SQLite schema; migrations in ./migrations must agree with it. */
 export interface Database {
@@ -12,6 +13,10 @@ export interface Database {
   post_views: PostViewsTable;
   users_profile: UsersProfileTable;
   deletion_requests: DeletionRequestsTable;
+  comment_reports: CommentReportsTable;
+  suspensions: SuspensionsTable;
+  audit_log: AuditLogTable;
+  deliveries: DeliveriesTable;
 }
 
 export interface ItemsTable {
@@ -78,6 +83,74 @@ export interface CommentsTable {
   created_at: string;
   /** Natural key of seeded comments so that re-seeding inserts nothing twice. */
   seed_key: string | null;
+  /** 'visible', 'held', 'pending', 'removed' or 'deleted'; only visible comments are counted. */
+  status: ColumnType<CommentStatus, CommentStatus | undefined, CommentStatus>;
+  /** Why it is not visible: a moderator's reason, or why it waits for review. */
+  status_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  edited_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When it was first shown to everyone; a parent with such a comment is past pre-moderation. */
+  published_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Content removed for child safety is kept, out of sight, until then. */
+  purge_after: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export interface CommentReportsTable {
+  report_id: Generated<number>;
+  comment_id: number;
+  reporter_uid: string;
+  category: ReportCategory;
+  note: string | null;
+  status: ColumnType<ReportStatus, ReportStatus | undefined, ReportStatus>;
+  created_at: string;
+  due_at: string;
+  resolved_at: string | null;
+  resolved_by_uid: string | null;
+  resolved_by_name: string | null;
+  resolution: ResolveAction | null;
+  resolution_reason: string | null;
+}
+
+export interface SuspensionsTable {
+  suspension_id: Generated<number>;
+  user_uid: string;
+  /** null: until a moderator lifts it. */
+  until: string | null;
+  reason: string;
+  created_at: string;
+  created_by_uid: string;
+  created_by_name: string;
+  lifted_at: string | null;
+  lifted_by_uid: string | null;
+  lifted_by_name: string | null;
+  lift_reason: string | null;
+}
+
+export interface AuditLogTable {
+  audit_id: Generated<number>;
+  at: string;
+  actor_uid: string | null;
+  actor_name: string;
+  action: string;
+  target_type: string;
+  target_id: string;
+  reason: string | null;
+  /** JSON object. */
+  details: string;
+}
+
+export interface DeliveriesTable {
+  delivery_id: Generated<number>;
+  kind: string;
+  purpose: string;
+  target: string | null;
+  /** JSON. */
+  payload: string;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: string;
+  claimed_until: string | null;
+  delivered_at: string | null;
+  last_error: string | null;
+  created_at: string;
 }
 
 export interface CommentLikesTable {
@@ -125,4 +198,6 @@ export type NewBlogPost = Insertable<BlogPostsTable>;
 export type BlogPostUpdate = Updateable<BlogPostsTable>;
 export type BlogCategoryRow = Selectable<BlogCategoriesTable>;
 export type CommentRow = Selectable<CommentsTable>;
+export type ReportRow = Selectable<CommentReportsTable>;
+export type DeliveryRow = Selectable<DeliveriesTable>;
 export type UserProfileRow = Selectable<UsersProfileTable>;

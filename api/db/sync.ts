@@ -206,6 +206,7 @@ async function insertSeedComment(
       author_avatar_url: comment.authorAvatarUrl,
       content: comment.content,
       created_at: comment.createdAt,
+      published_at: comment.createdAt,
       seed_key: seedKey,
     })
     .onConflict((oc) => oc.column('seed_key').doNothing())
@@ -230,14 +231,14 @@ async function insertSeedComment(
   return comment_id;
 }
 
-/** Recomputes every denormalised count from the rows it summarises. */
+/** Recomputes every denormalised count from the rows it summarises (only visible comments count). */
 export async function recountAll(db: DB): Promise<void> {
   await sql`update comments set
       like_count = (select count(*) from comment_likes l where l.comment_id = comments.comment_id),
-      reply_count = (select count(*) from comments r where r.parent_comment_id = comments.comment_id)`.execute(
-    db,
-  );
+      reply_count = (select count(*) from comments r
+        where r.parent_comment_id = comments.comment_id and r.status = 'visible')`.execute(db);
   await sql`update blog_posts set
       like_count = (select count(*) from post_likes l where l.post_id = blog_posts.post_id),
-      comment_count = (select count(*) from comments c where c.post_id = blog_posts.post_id)`.execute(db);
+      comment_count = (select count(*) from comments c
+        where c.post_id = blog_posts.post_id and c.status = 'visible')`.execute(db);
 }

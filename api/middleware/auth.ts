@@ -1,6 +1,8 @@
 import { createMiddleware } from 'hono/factory';
 import type { Identity } from '../auth/verifier.ts';
+import { canModerate } from '../contract.ts';
 import { getOrCreateProfile } from '../db/queries/profiles.ts';
+import { activeSuspension } from '../db/queries/suspensions.ts';
 import type { AppDeps, MaybeUserEnv, UserEnv } from '../types.ts';
 
 const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]{1,4096})$/;
@@ -43,5 +45,41 @@ export const optionalUser = createMiddleware<MaybeUserEnv>(async (c, next) => {
   const verified = await verify(c.req.header('Authorization'), c.var.deps);
   if (verified !== null && 'error' in verified) return c.json({ error: verified.error }, 401);
   c.set('user', verified?.identity ?? null);
+  await next();
+});
+
+/** After requireUser: moderators and admins only; anyone else gets a 403 that says so. */
+export const requireModerator = createMiddleware<UserEnv>(async (c, next) => {
+  if (!canModerate(c.var.profile.role)) {
+    return c.json(
+      {
+        error:
+          'Only moderators and admins may use the moderation console. Ask an admin if you should be one.',
+      },
+      403,
+    );
+  }
+  await next();
+});
+
+/** "2026-12-01 12:00 UTC": one form that reads the same in every time zone. */
+const utc = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+
+/**
+ * After requireUser, on every write a parent makes (comments, replies, edits, deletions, likes,
+ * reports, moderation): a suspended parent gets a 403 that says why and until when.
+ */
+export const refuseSuspended = createMiddleware<UserEnv>(async (c, next) => {
+  const { db, now } = c.var.deps;
+  const suspension = await activeSuspension(db, c.var.user.uid, now());
+  if (suspension) {
+    const until = suspension.until ? `until ${utc(suspension.until)}` : 'until a moderator lifts it';
+    return c.json(
+      {
+        error: `Your account is suspended ${until} (${suspension.reason}). You can still read, but you cannot comment, reply, like or report while it lasts.`,
+      },
+      403,
+    );
+  }
   await next();
 });

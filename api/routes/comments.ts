@@ -1,53 +1,68 @@
 import { Hono } from 'hono';
-import type { CommentPosted, LikeStatus } from '../contract.ts';
-import { addComment, CommentRuleError, listThread } from '../db/queries/comments.ts';
+import { canModerate, type CommentPosted, type LikeStatus } from '../contract.ts';
+import { addComment, ANONYMOUS, editComment, listThread, type Viewer } from '../db/queries/comments.ts';
 import { toggleCommentLike } from '../db/queries/likes.ts';
-import { findLivePost } from '../db/queries/posts.ts';
-import { requireUser } from '../middleware/auth.ts';
+import { deleteComment } from '../db/queries/moderation.ts';
+import { findLivePost, findPostRef } from '../db/queries/posts.ts';
+import { findRole } from '../db/queries/profiles.ts';
+import type { DB } from '../db/database.ts';
+import { optionalUser, refuseSuspended, requireUser } from '../middleware/auth.ts';
 import { limitPerUser, rateLimit, tooQuickly } from '../middleware/rate-limit.ts';
 import { validate } from '../middleware/validate.ts';
 import type { AppEnv, UserEnv } from '../types.ts';
 import { postChanged } from './posts.ts';
-import { commentIdParam, newCommentBody, postIdParam, threadQuery } from './schemas.ts';
+import {
+  commentIdParam,
+  deleteCommentBody,
+  editCommentBody,
+  newCommentBody,
+  postIdParam,
+  threadQuery,
+} from './schemas.ts';
 
 const NOT_FOUND = { error: 'Post not found' } as const;
 
 /** What a change to a post's thread shows up in. */
-const threadChanged = (post: { postId: number; slug: string }) => [
+export const threadChanged = (post: { postId: number; slug: string }) => [
   `/api/blog/posts/${post.postId}/comments`,
   ...postChanged(post.slug),
 ];
 
-/** Comment threads, comments, replies and comment likes (mounted under /api/blog). */
+/** The same, from a post id alone. */
+export const threadChangedById = async (db: DB, postId: number) =>
+  threadChanged(await findPostRef(db, postId));
+
+/** Comment threads, comments, replies, edits, deletions and comment likes (mounted under /api/blog). */
 export const commentRoutes = new Hono<AppEnv>()
   .get(
     '/posts/:postId/comments',
     validate('param', postIdParam),
     validate('query', threadQuery),
+    optionalUser,
     async (c) => {
       const { db, now } = c.var.deps;
       const post = await findLivePost(db, { postId: c.req.valid('param').postId }, now());
       if (!post) return c.json(NOT_FOUND, 404);
       const { limit, before } = c.req.valid('query');
-      try {
-        const page = await listThread(db, post.postId, { limit, before: before ?? null });
-        if (page.next !== null) {
-          c.header(
-            'Link',
-            `</api/blog/posts/${post.postId}/comments?limit=${limit}&before=${page.next}>; rel="next"`,
-          );
-        }
-        return c.json(page.comments);
-      } catch (error) {
-        if (error instanceof CommentRuleError) return c.json({ error: error.message }, 400);
-        throw error;
+      const { user } = c.var;
+      const viewer: Viewer = user
+        ? { uid: user.uid, moderator: canModerate(await findRole(db, user.uid)) }
+        : ANONYMOUS;
+      const page = await listThread(db, post.postId, { limit, before: before ?? null }, viewer, now());
+      if (page.next !== null) {
+        c.header(
+          'Link',
+          `</api/blog/posts/${post.postId}/comments?limit=${limit}&before=${page.next}>; rel="next"`,
+        );
       }
+      return c.json(page.comments);
     },
   )
   .post(
     '/posts/:postId/comments',
     validate('param', postIdParam),
     requireUser,
+    refuseSuspended,
     rateLimit<UserEnv>({
       limiter: (deps) => deps.commentLimiter,
       key: (c) => c.var.user.uid,
@@ -55,34 +70,86 @@ export const commentRoutes = new Hono<AppEnv>()
     }),
     validate('json', newCommentBody),
     async (c) => {
-      const { db, now } = c.var.deps;
+      const { db, now, safety } = c.var.deps;
       const { profile } = c.var;
       const post = await findLivePost(db, { postId: c.req.valid('param').postId }, now());
       if (!post) return c.json(NOT_FOUND, 404);
       const { content, parentCommentId } = c.req.valid('json');
-      try {
-        const posted = await addComment(
-          db,
-          {
-            postId: post.postId,
-            parentCommentId,
-            content,
-            author: { uid: profile.firebase_uid, name: profile.display_name, avatarUrl: profile.photo_url },
+      const posted = await addComment(
+        db,
+        {
+          postId: post.postId,
+          parentCommentId,
+          content,
+          author: {
+            uid: profile.firebase_uid,
+            name: profile.display_name,
+            avatarUrl: profile.photo_url,
+            moderator: canModerate(profile.role),
           },
-          now(),
-        );
-        c.set('changed', threadChanged(post));
-        return c.json<CommentPosted>(posted, 201);
-      } catch (error) {
-        if (error instanceof CommentRuleError) return c.json({ error: error.message }, 400);
-        throw error;
-      }
+        },
+        { holdFirst: safety.holdFirstComment },
+        now(),
+      );
+      c.set('changed', threadChanged(post));
+      return c.json<CommentPosted>(posted, 201);
+    },
+  )
+  .patch(
+    '/comments/:commentId',
+    validate('param', commentIdParam),
+    requireUser,
+    refuseSuspended,
+    limitPerUser('comment-edit', tooQuickly('edits')),
+    validate('json', editCommentBody),
+    async (c) => {
+      const { db, now } = c.var.deps;
+      const { profile } = c.var;
+      const edited = await editComment(
+        db,
+        {
+          commentId: c.req.valid('param').commentId,
+          author: { uid: profile.firebase_uid, moderator: canModerate(profile.role) },
+          content: c.req.valid('json').content,
+        },
+        now(),
+      );
+      c.set('changed', await threadChangedById(db, edited.postId));
+      return c.json<CommentPosted>({ comment: edited.comment, commentCount: edited.commentCount });
+    },
+  )
+  .delete(
+    '/comments/:commentId',
+    validate('param', commentIdParam),
+    requireUser,
+    refuseSuspended,
+    limitPerUser('comment-delete', tooQuickly('deletions')),
+    validate('json', deleteCommentBody),
+    async (c) => {
+      const { db, now } = c.var.deps;
+      const { profile } = c.var;
+      const { postId } = await deleteComment(
+        db,
+        {
+          commentId: c.req.valid('param').commentId,
+          actor: {
+            uid: profile.firebase_uid,
+            name: profile.display_name,
+            moderator: canModerate(profile.role),
+          },
+          reason: c.req.valid('json').reason,
+        },
+        now(),
+      );
+      c.set('changed', await threadChangedById(db, postId));
+      return c.body(null, 204);
     },
   )
   .post(
     '/comments/:commentId/like',
     validate('param', commentIdParam),
     requireUser,
+    refuseSuspended,
     limitPerUser('comment-like', tooQuickly('likes')),
     async (c) => {
       const { db, now } = c.var.deps;

@@ -8,7 +8,7 @@ import {
   listBlogCategories,
   listPublishedPosts,
 } from '../db/queries/posts.ts';
-import { optionalUser, requireUser } from '../middleware/auth.ts';
+import { optionalUser, refuseSuspended, requireUser } from '../middleware/auth.ts';
 import { limitPerAddress, limitPerUser, tooQuickly } from '../middleware/rate-limit.ts';
 import { validate } from '../middleware/validate.ts';
 import type { AppEnv } from '../types.ts';
@@ -65,6 +65,7 @@ export const postRoutes = new Hono<AppEnv>()
     '/posts/:slug/like',
     validate('param', slugParam),
     requireUser,
+    refuseSuspended,
     limitPerUser('like', tooQuickly('likes')),
     async (c) => {
       const { db, now } = c.var.deps;

@@ -6,6 +6,10 @@ import {
   DELETION_INFO_MAX,
   DELETION_REASON_MAX,
   LIST_LIMIT_MAX,
+  MODERATION_REASON_MAX,
+  REPORT_CATEGORIES,
+  REPORT_NOTE_MAX,
+  SUSPENSION_DAYS_MAX,
   THREAD_PAGE_DEFAULT,
   THREAD_PAGE_MAX,
 } from '../contract.ts';
@@ -51,6 +55,9 @@ const id = z
   .transform(Number);
 export const postIdParam = z.object({ postId: id });
 export const commentIdParam = z.object({ commentId: id });
+export const reportIdParam = z.object({ reportId: id });
+/** A Firebase uid: 1 to 128 characters. */
+export const uidParam = z.object({ uid: z.string().min(1).max(128, 'must be at most 128 characters') });
 
 /** Comment text: plain text, trimmed, not blank, at most COMMENT_MAX_LENGTH characters. */
 export const commentContent = z
@@ -78,4 +85,76 @@ export const deletionRequestBody = z.object({
     .nullable()
     .default(null),
   confirmed: z.literal(true, 'must be true: confirm that you understand deletion is permanent'),
+});
+
+export const editCommentBody = z.object({ content: commentContent });
+
+/** A moderator's written reason: trimmed, not blank, at most MODERATION_REASON_MAX characters. */
+const reason = z
+  .string({ error: 'must be a string: say why' })
+  .transform((s) => s.trim())
+  .pipe(
+    z
+      .string()
+      .min(1, 'must not be blank: say why')
+      .max(MODERATION_REASON_MAX, `must be at most ${MODERATION_REASON_MAX} characters`),
+  );
+/** A reason that may be left out (blank counts as none). */
+const optionalReason = z
+  .string({ error: 'must be a string or null' })
+  .trim()
+  .max(MODERATION_REASON_MAX, `must be at most ${MODERATION_REASON_MAX} characters`)
+  .nullable()
+  .default(null)
+  .transform((s) => s || null);
+
+export const deleteCommentBody = z.object({ reason: optionalReason });
+
+const categoryList = REPORT_CATEGORIES.join(', ');
+export const newReportBody = z.object({
+  category: z.enum(REPORT_CATEGORIES, { error: `must be one of ${categoryList}` }),
+  note: z
+    .string({ error: 'must be a string or null' })
+    .trim()
+    .max(REPORT_NOTE_MAX, `must be at most ${REPORT_NOTE_MAX} characters`)
+    .nullable()
+    .default(null)
+    .transform((s) => s || null),
+});
+
+export const reportStatusQuery = z.object({
+  status: z.enum(['open', 'resolved'], { error: 'must be open or resolved' }).default('open'),
+});
+
+export const resolveBody = z.object({
+  action: z.enum(['remove', 'restore', 'dismiss'], { error: 'must be remove, restore or dismiss' }),
+  reason,
+});
+
+export const reviewBody = z.object({
+  action: z.enum(['approve', 'reject'], { error: 'must be approve or reject' }),
+  reason: optionalReason,
+});
+
+const daysRule = `must be a whole number of days from 1 to ${SUSPENSION_DAYS_MAX}, or null (until lifted)`;
+export const suspendBody = z.object({
+  days: z
+    .number({ error: daysRule })
+    .int(daysRule)
+    .min(1, daysRule)
+    .max(SUSPENSION_DAYS_MAX, daysRule)
+    .nullable(),
+  reason,
+});
+
+export const liftBody = z.object({ reason });
+
+/** A page of the audit log: `?limit=` (1 to 100, default 50) and `?before=<id>`. */
+export const auditQuery = z.object({
+  limit: intQuery(1, 100).default(50),
+  before: z
+    .string()
+    .regex(/^[1-9]\d{0,15}$/, 'must be an entry id')
+    .transform(Number)
+    .optional(),
 });

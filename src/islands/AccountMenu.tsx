@@ -1,10 +1,14 @@
-// The signed-in visitor's account menu: name, email, role and user-type badges (spec §6), and
-// Sign Out (Exit Demo Mode in demo mode). Loaded by AuthControls only once someone is signed in.
+// The signed-in visitor's account menu: name, email, role and user-type badges (spec §6), the
+// moderation console for moderators and admins, and Sign Out (Exit Demo Mode in demo mode). Loaded by AuthControls only once someone is signed in.
 import { useStore } from '@nanostores/react';
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
+import { canModerate } from '../../api/contract.ts';
 import { $auth, accountEmail, accountName } from '../stores/auth.ts';
 import { Avatar } from './comments/Avatar.tsx';
 import { RoleBadge, UserTypeBadge } from './comments/badges.tsx';
+
+const item =
+  'text-ink data-[highlighted]:bg-sand block cursor-pointer rounded-md px-2 py-2 text-sm outline-none';
 
 interface Props {
   onLeave: () => void;
@@ -41,10 +45,12 @@ export default function AccountMenu({ onLeave }: Props) {
             </div>
           </DropdownMenu.Label>
           <DropdownMenu.Separator className="bg-sand my-1 h-px" />
-          <DropdownMenu.Item
-            onSelect={onLeave}
-            className="text-ink data-[highlighted]:bg-sand cursor-pointer rounded-md px-2 py-2 text-sm outline-none"
-          >
+          {canModerate(auth.profile?.role) && !auth.demoMode && (
+            <DropdownMenu.Item asChild className={item}>
+              <a href="/moderation">Moderation</a>
+            </DropdownMenu.Item>
+          )}
+          <DropdownMenu.Item onSelect={onLeave} className={item}>
             {auth.demoMode ? 'Exit Demo Mode' : 'Sign Out'}
           </DropdownMenu.Item>
         </DropdownMenu.Content>

@@ -5,7 +5,8 @@ import { useCallback, useEffect, useState } from 'react';
 import { isAdmin as isAdminRole, type PublishStatus } from '../../api/contract.ts';
 import { api, errorMessage, read, withToken } from '../lib/api.ts';
 import { $auth, getIdToken, initAuth } from '../stores/auth.ts';
-import { $signInOpen } from '../stores/ui.ts';
+import { ColumnHeads } from '../components/ColumnHeads.tsx';
+import { SignInPrompt } from '../components/SignInPrompt.tsx';
 
 const POLL_MS = 2_000;
 const time = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
@@ -55,20 +56,7 @@ export default function AdminPublish() {
   }
 
   if (auth.loading) return <p className="text-muted">Checking your account…</p>;
-  if (!auth.user) {
-    return (
-      <div className="border-sand rounded-2xl border bg-white p-6">
-        <p className="text-ink">Sign in with an admin account to publish posts.</p>
-        <button
-          type="button"
-          onClick={() => $signInOpen.set(true)}
-          className="bg-brand hover:bg-brand-dark mt-4 rounded-full px-5 py-2.5 font-semibold text-white"
-        >
-          Sign In
-        </button>
-      </div>
-    );
-  }
+  if (!auth.user) return <SignInPrompt text="Sign in with an admin account to publish posts." />;
   if (!isAdmin) {
     return (
       <p role="alert" className="rounded-2xl bg-amber-50 p-6 text-amber-950">
@@ -100,28 +88,7 @@ export default function AdminPublish() {
       )}
       <table className="mt-6 w-full text-left text-sm">
         <caption className="text-ink mb-2 text-left font-semibold">Recent runs</caption>
-        <thead>
-          <tr className="border-sand border-b">
-            <th scope="col" className="py-2 pr-4">
-              Run
-            </th>
-            <th scope="col" className="py-2 pr-4">
-              State
-            </th>
-            <th scope="col" className="py-2 pr-4">
-              Started
-            </th>
-            <th scope="col" className="py-2 pr-4">
-              Duration
-            </th>
-            <th scope="col" className="py-2 pr-4">
-              Posts changed
-            </th>
-            <th scope="col" className="py-2">
-              Error
-            </th>
-          </tr>
-        </thead>
+        <ColumnHeads columns={['Run', 'State', 'Started', 'Duration', 'Posts changed', 'Error']} />
         <tbody>
           {runs.length === 0 ? (
             <tr>

@@ -1,25 +1,39 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useRef, useState } from 'react';
-import type { Comment } from '../../api/contract.ts';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { canModerate, type Comment, type Reply, type ReportCategory } from '../../api/contract.ts';
 import { DEMO_LOADING_DELAY_MS, DEMO_POSTING_DELAY_MS } from '../config.ts';
+import { errorMessage } from '../lib/api.ts';
 import { demoComments, demoReply } from '../lib/demo-comments.ts';
-import { addToThread, countAll } from '../lib/thread.ts';
+import { addToThread, countAll, findInThread } from '../lib/thread.ts';
 import { $auth, accountName, initAuth } from '../stores/auth.ts';
 import {
+  deleteComment,
+  editComment,
   likeComment,
   loadMoreComments,
   postComment,
+  reloadThread,
+  reportComment,
   type Thread,
-  threads,
   useThread,
 } from '../stores/comments.ts';
 import { usePostStats } from '../stores/posts.ts';
 import { $signInOpen } from '../stores/ui.ts';
+import type { CommentDialogKind } from './comments/CommentDialog.tsx';
 import { CommentForm } from './comments/CommentForm.tsx';
-import { type CommentActions, CommentItem, replyButtonId } from './comments/CommentItem.tsx';
+import {
+  type CommentActions,
+  commentAnchor,
+  CommentItem,
+  editButtonId,
+  replyButtonId,
+} from './comments/CommentItem.tsx';
 import { ProfileCard } from './comments/ProfileCard.tsx';
 import { LOAD_FAILED, submitErrorMessage } from './comments/messages.ts';
 import { SignInCard } from './comments/SignInCard.tsx';
+
+// Only a reader who reports, deletes or removes a comment downloads the dialogs.
+const CommentDialog = lazy(() => import('./comments/CommentDialog.tsx'));
 
 interface Props {
   postId: number;
@@ -33,6 +47,24 @@ interface Props {
 type DemoThread = { state: 'loading' } | { state: 'ready'; comments: Comment[] };
 
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** "14 minutes", "1 minute", "less than a minute". */
+function minutesLeft(until: string | null, now: number): string {
+  const minutes = Math.floor(((until ? Date.parse(until) : now) - now) / 60_000);
+  if (minutes < 1) return 'less than a minute';
+  return `${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
+}
+
+/** The clock the Edit buttons and the edit box read, ticking while anything of the viewer's can be edited. */
+function useNow(active: boolean): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!active) return;
+    const timer = setInterval(() => setNow(Date.now()), 15_000);
+    return () => clearInterval(timer);
+  }, [active]);
+  return now;
+}
 
 /**
  * The post's discussion: the thread (first page in the static HTML, then live), the comment box
@@ -48,7 +80,10 @@ export default function CommentsSection({ postId, slug, initialStats, initialThr
   const demoMode = auth.demoMode && auth.user !== null;
   const authorName = accountName(auth);
 
-  const live = useThread(postId, initialThread);
+  const moderator = signedIn && !demoMode && canModerate(auth.profile?.role);
+  // Each viewer reads their own thread (their pending comments, moderators everything); none while
+  // sign-in is still being checked, so the static thread stays until it is known.
+  const live = useThread(postId, auth.loading ? undefined : (auth.user?.uid ?? null), initialThread);
   const stats = usePostStats(slug, initialStats);
   const [demo, setDemo] = useState<DemoThread>({ state: 'loading' });
   const [status, setStatus] = useState('');
@@ -66,6 +101,14 @@ export default function CommentsSection({ postId, slug, initialStats, initialThr
   const replyRef = useRef<HTMLTextAreaElement>(null);
 
   const [likingId, setLikingId] = useState<number | null>(null);
+
+  const [editing, setEditing] = useState<Reply | null>(null);
+  const [editText, setEditText] = useState('');
+  const [editSubmitting, setEditSubmitting] = useState(false);
+  const [editError, setEditError] = useState<string | null>(null);
+  const editRef = useRef<HTMLTextAreaElement>(null);
+
+  const [dialog, setDialog] = useState<{ kind: CommentDialogKind; comment: Reply } | null>(null);
 
   useEffect(() => {
     initAuth();
@@ -85,7 +128,7 @@ export default function CommentsSection({ postId, slug, initialStats, initialThr
   }, [demoMode]);
 
   /** Sends (or, in demo mode, simulates) a comment; throws so the caller keeps the text. */
-  async function send(content: string, parentCommentId: number | null): Promise<void> {
+  async function send(content: string, parentCommentId: number | null): Promise<Reply> {
     if (demoMode) {
       await wait(DEMO_POSTING_DELAY_MS);
       const comment = demoReply(content, authorName);
@@ -94,19 +137,25 @@ export default function CommentsSection({ postId, slug, initialStats, initialThr
           ? { state: 'ready', comments: addToThread(t.comments, comment, parentCommentId) }
           : t,
       );
-      return;
+      return comment;
     }
-    await postComment({ postId, slug }, content, parentCommentId);
+    return postComment({ postId, slug }, content, parentCommentId);
   }
+
+  /** What to announce after posting: a comment waiting for review says so. */
+  const postedMessage = (comment: Reply, what: 'comment' | 'reply') =>
+    comment.status === 'pending'
+      ? `Your ${what} is awaiting review: it will appear for others once a moderator approves it.`
+      : `Your ${what} was posted.`;
 
   async function submitComment() {
     setSubmitting(true);
     setSubmitError(null);
     setStatus('');
     try {
-      await send(text, null);
+      const posted = await send(text, null);
       setText('');
-      setStatus('Your comment was posted.');
+      setStatus(postedMessage(posted, 'comment'));
     } catch (error) {
       console.error('Failed to submit comment', error);
       setSubmitError(submitErrorMessage(error));
@@ -131,8 +180,8 @@ export default function CommentsSection({ postId, slug, initialStats, initialThr
     setReplyError(null);
     setStatus('');
     try {
-      await send(replyText, parent);
-      setStatus('Your reply was posted.');
+      const posted = await send(replyText, parent);
+      setStatus(postedMessage(posted, 'reply'));
       closeReply(parent);
     } catch (error) {
       console.error('Failed to submit reply', error);
@@ -181,6 +230,80 @@ export default function CommentsSection({ postId, slug, initialStats, initialThr
     requestAnimationFrame(() => replyRef.current?.focus());
   }
 
+  function openEdit(comment: Reply) {
+    setEditing(comment);
+    setEditText(comment.content);
+    setEditError(null);
+    requestAnimationFrame(() => editRef.current?.focus());
+  }
+
+  function closeEdit() {
+    const id = editing?.comment_id;
+    setEditing(null);
+    setEditError(null);
+    // Back to the Edit button (or, when the window has closed meanwhile, the comment itself).
+    if (id !== undefined) {
+      requestAnimationFrame(() =>
+        (document.getElementById(editButtonId(id)) ?? document.getElementById(commentAnchor(id)))?.focus(),
+      );
+    }
+  }
+
+  async function submitEdit() {
+    if (!editing) return;
+    setEditSubmitting(true);
+    setEditError(null);
+    try {
+      const after = await editComment({ postId, slug }, editing.comment_id, editText);
+      setStatus(
+        after.status === 'pending'
+          ? 'Your edit was saved. With more than two links, your comment now waits for a moderator.'
+          : 'Your edit was saved.',
+      );
+      closeEdit();
+    } catch (error) {
+      console.error('Failed to edit comment', error);
+      setEditError(errorMessage(error));
+      editRef.current?.focus();
+    } finally {
+      setEditSubmitting(false);
+    }
+  }
+
+  function openDialog(kind: CommentDialogKind, comment: Reply) {
+    if (kind === 'report' && !signedIn) {
+      $signInOpen.set(true);
+      return;
+    }
+    setDialog({ kind, comment });
+  }
+
+  async function report(comment: Reply, filed: { category: ReportCategory; note: string | null }) {
+    if (demoMode) {
+      // Demo mode's thread is simulated: nothing is sent.
+      await wait(DEMO_POSTING_DELAY_MS);
+      return comment;
+    }
+    const after = await reportComment({ postId, slug }, comment.comment_id, filed);
+    setStatus('Your report was received.');
+    return after;
+  }
+
+  async function remove(comment: Reply, reason: string | null) {
+    await deleteComment({ postId, slug }, comment, reason);
+    setStatus(comment.is_own ? 'Your comment was deleted.' : 'The comment was removed.');
+  }
+
+  const comments: Comment[] | null = demoMode
+    ? demo.state === 'ready'
+      ? demo.comments
+      : null
+    : live.thread.comments;
+  const editable = (comments ?? []).some(
+    (c) => c.can_edit_until !== null || c.replies.some((r) => r.can_edit_until !== null),
+  );
+  const now = useNow(editable);
+
   const actions: CommentActions = {
     canLike: signedIn && !demoMode,
     likingId,
@@ -188,14 +311,15 @@ export default function CommentsSection({ postId, slug, initialStats, initialThr
     canReply: signedIn,
     replyingTo,
     onReply: toggleReply,
+    onReport: (comment) => openDialog('report', comment),
+    editingId: editing?.comment_id ?? null,
+    onEdit: openEdit,
+    onDelete: (comment) => openDialog(comment.is_own ? 'delete' : 'remove', comment),
+    moderator,
+    now,
     demoMode,
   };
 
-  const comments: Comment[] | null = demoMode
-    ? demo.state === 'ready'
-      ? demo.comments
-      : null
-    : live.thread.comments;
   const count = demoMode ? (comments ? countAll(comments) : 0) : stats.commentCount;
 
   const replyTarget = comments?.find((c) => c.comment_id === replyingTo);
@@ -215,10 +339,27 @@ export default function CommentsSection({ postId, slug, initialStats, initialThr
     />
   );
 
+  const editTarget = editing && comments ? findInThread(comments, editing.comment_id) : undefined;
+  const editBox = editTarget && (
+    <CommentForm
+      label={`Edit your ${comments?.some((c) => c.comment_id === editTarget.comment_id) ? 'comment' : 'reply'}`}
+      value={editText}
+      onChange={setEditText}
+      onSubmit={submitEdit}
+      submitting={editSubmitting}
+      submitLabel="Save"
+      onCancel={closeEdit}
+      error={editError}
+      textareaRef={editRef}
+      rows={3}
+      hint={`You can edit it for ${minutesLeft(editTarget.can_edit_until, now)} more.`}
+    />
+  );
+
   return (
     <div className="grid gap-8 lg:grid-cols-[minmax(0,1fr)_20rem]">
       <div className="min-w-0">
-        <h2 id="comments-heading" className="text-ink text-2xl font-bold">
+        <h2 id="comments-heading" tabIndex={-1} className="text-ink text-2xl font-bold focus:outline-none">
           {`Comments (${count})`}
         </h2>
 
@@ -273,7 +414,7 @@ export default function CommentsSection({ postId, slug, initialStats, initialThr
               <p>{LOAD_FAILED}</p>
               <button
                 type="button"
-                onClick={() => threads.store(String(postId)).invalidate()}
+                onClick={() => reloadThread(postId)}
                 className="mt-2 rounded-lg border border-red-800 px-3 py-1.5 text-sm font-semibold hover:bg-red-100"
               >
                 Retry
@@ -306,6 +447,7 @@ export default function CommentsSection({ postId, slug, initialStats, initialThr
                   comment={comment}
                   actions={actions}
                   replyBox={comment.comment_id === replyingTo ? replyBox : undefined}
+                  editBox={editBox}
                 />
               ))}
             </ul>
@@ -330,6 +472,19 @@ export default function CommentsSection({ postId, slug, initialStats, initialThr
           )}
         </div>
       </div>
+
+      {dialog && (
+        <Suspense fallback={null}>
+          <CommentDialog
+            kind={dialog.kind}
+            comment={dialog.comment}
+            onReport={(filed) => report(dialog.comment, filed)}
+            onDelete={(reason) => remove(dialog.comment, reason)}
+            onClose={() => setDialog(null)}
+            fallbackFocus={() => document.getElementById('comments-heading')}
+          />
+        </Suspense>
+      )}
 
       <aside aria-label="Your account" className="lg:pt-14">
         {auth.loading ? (

@@ -1,9 +1,13 @@
 // Demo mode's simulated discussion (spec §4, design decision 11): sample comments shown instead of
 // the real thread, and comments "posted" locally. Nothing here is sent to the API.
 import type { Comment, Reply } from '../../api/contract.ts';
+import { SHOWN_TO_READERS } from './thread.ts';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
+
+/** Demo comments are visible, unedited and nobody's own. */
+const SHOWN = SHOWN_TO_READERS;
 
 /** Demo ids are negative so they can never collide with (or be sent as) real comment ids. */
 let nextDemoId = -1000;
@@ -20,6 +24,7 @@ export function demoComments(now: Date = new Date()): Comment[] {
       author_avatar_url: null,
       created_at: at(3 * DAY),
       like_count: 12,
+      ...SHOWN,
       reply_count: 1,
       parent_comment_id: null,
       replies: [
@@ -30,6 +35,7 @@ export function demoComments(now: Date = new Date()): Comment[] {
           author_avatar_url: null,
           created_at: at(2 * DAY),
           like_count: 3,
+          ...SHOWN,
         },
       ],
     },
@@ -41,6 +47,7 @@ export function demoComments(now: Date = new Date()): Comment[] {
       author_avatar_url: null,
       created_at: at(26 * HOUR),
       like_count: 8,
+      ...SHOWN,
       reply_count: 0,
       parent_comment_id: null,
       replies: [],
@@ -52,6 +59,7 @@ export function demoComments(now: Date = new Date()): Comment[] {
       author_avatar_url: null,
       created_at: at(5 * HOUR),
       like_count: 2,
+      ...SHOWN,
       reply_count: 0,
       parent_comment_id: null,
       replies: [],
@@ -68,6 +76,7 @@ export function demoReply(content: string, authorName: string, now: Date = new D
     author_avatar_url: null,
     created_at: now.toISOString(),
     like_count: 0,
+    ...SHOWN,
   };
 }
 

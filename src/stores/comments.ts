@@ -1,10 +1,12 @@
-// A post's comment thread, page by page, shared by everything that shows it. Actions (comment,
-// reply, like) change it in place and move the post's comment count with the server's answer.
+// A post's comment thread, page by page, shared by everything that shows it. The thread is the
+// viewer's own (keyed by post and uid): an author sees their comment awaiting review and why theirs
+// was removed, a moderator sees everything. Actions (comment, reply, edit, delete, report, like)
+// change it in place and move the post's comment count with the server's answer.
 import { useStore } from '@nanostores/react';
-import type { Comment, Reply } from '../../api/contract.ts';
+import type { Comment, ReportCategory, Reply } from '../../api/contract.ts';
 import { api, read, withToken } from '../lib/api.ts';
-import { addToThread, nextCursor } from '../lib/thread.ts';
-import { getIdToken } from './auth.ts';
+import { addToThread, deleteFromThread, nextCursor, replaceInThread } from '../lib/thread.ts';
+import { $auth, getIdToken } from './auth.ts';
 import { postStats } from './posts.ts';
 import { keyedQuery } from './query.ts';
 
@@ -15,67 +17,146 @@ export interface Thread {
   next: number | null;
 }
 
-async function loadPage(postId: string, before: number | null): Promise<Thread> {
-  const res = await api.blog.posts[':postId'].comments.$get({
-    param: { postId },
-    query: before === null ? {} : { before: String(before) },
-  });
+/** `postId|uid` (uid empty for anonymous readers). */
+const threadKey = (postId: number | string, uid: string | null) => `${postId}|${uid ?? ''}`;
+
+/** The thread of the viewer signed in now. */
+const currentKey = (postId: number) => threadKey(postId, $auth.get().user?.uid ?? null);
+
+async function loadPage(key: string, before: number | null): Promise<Thread> {
+  const [postId = '', uid = ''] = key.split('|');
+  const token = uid ? await getIdToken() : null;
+  const res = await api.blog.posts[':postId'].comments.$get(
+    { param: { postId }, query: before === null ? {} : { before: String(before) } },
+    withToken(token),
+  );
   const next = nextCursor(res.headers.get('Link'));
   return { comments: await read(res), next };
 }
 
-export const threads = keyedQuery<Thread>('thread', (postId) => loadPage(postId, null));
+export const threads = keyedQuery<Thread>('thread', (key) => loadPage(key, null));
 
-/** The live thread, or the one in the static HTML until it has loaded. */
-export function useThread(postId: number, initial: Thread) {
-  const { data, loading, error } = useStore(threads.store(String(postId)), { ssr: 'initial' });
+/**
+ * The live thread as this viewer sees it, or the one in the static HTML until it has loaded. While
+ * sign-in is still being checked (`uid` undefined) nothing is fetched.
+ */
+export function useThread(postId: number, uid: string | null | undefined, initial: Thread) {
+  const { data, loading, error } = useStore(
+    threads.store(uid === undefined ? null : threadKey(postId, uid)),
+    { ssr: 'initial' },
+  );
   return { thread: data ?? initial, refreshing: loading, failed: error !== undefined && !data };
+}
+
+/** Loads the thread afresh (the Retry after a failed load). */
+export function reloadThread(postId: number): void {
+  threads.refresh(currentKey(postId));
 }
 
 /** Loads the next page and adds it under what is shown. */
 export async function loadMoreComments(postId: number): Promise<void> {
-  const id = String(postId);
-  const current = threads.get(id);
+  const key = currentKey(postId);
+  const current = threads.get(key);
   if (!current || current.next === null) return;
-  const page = await loadPage(id, current.next);
+  const page = await loadPage(key, current.next);
   const shown = new Set(current.comments.map((c) => c.comment_id));
-  threads.set(id, {
+  threads.set(key, {
     comments: [...current.comments, ...page.comments.filter((c) => !shown.has(c.comment_id))],
     next: page.next,
   });
 }
 
-/** Posts a comment or a reply; the thread and every comment count show it at once. */
-export async function postComment(
-  post: { postId: number; slug: string },
-  content: string,
-  parentCommentId: number | null,
-): Promise<void> {
+async function requireToken(): Promise<string> {
   const token = await getIdToken();
   if (!token) throw new Error('Authentication required');
+  return token;
+}
+
+type Post = { postId: number; slug: string };
+
+/** Changes the thread everywhere it is shown, and sets the post's count from the server's answer. */
+function apply(post: Post, change: (comments: Comment[]) => Comment[], commentCount?: number): void {
+  threads.update(currentKey(post.postId), (thread) => ({ ...thread, comments: change(thread.comments) }));
+  if (commentCount === undefined) postStats.refresh(post.slug);
+  else postStats.update(post.slug, (stats) => ({ ...stats, commentCount }));
+}
+
+/**
+ * Posts a comment or a reply; the thread and every comment count show it at once. Returns it as
+ * its author sees it (`pending` while it waits for review, and then it is not counted).
+ */
+export async function postComment(
+  post: Post,
+  content: string,
+  parentCommentId: number | null,
+): Promise<Reply> {
   const posted = await read(
     api.blog.posts[':postId'].comments.$post(
       { param: { postId: String(post.postId) }, json: { content: content.trim(), parentCommentId } },
-      withToken(token),
+      withToken(await requireToken()),
     ),
   );
-  threads.update(String(post.postId), (thread) => ({
-    ...thread,
-    comments: addToThread(thread.comments, posted.comment, parentCommentId),
-  }));
-  postStats.update(post.slug, (stats) => ({ ...stats, commentCount: posted.commentCount }));
+  apply(post, (comments) => addToThread(comments, posted.comment, parentCommentId), posted.commentCount);
+  return posted.comment;
+}
+
+/** The author's edit (within the edit window); returns the comment as it now stands. */
+export async function editComment(post: Post, commentId: number, content: string): Promise<Reply> {
+  const edited = await read(
+    api.blog.comments[':commentId'].$patch(
+      { param: { commentId: String(commentId) }, json: { content: content.trim() } },
+      withToken(await requireToken()),
+    ),
+  );
+  apply(post, (comments) => replaceInThread(comments, edited.comment), edited.commentCount);
+  return edited.comment;
+}
+
+/**
+ * Deletes the viewer's own comment, or (a moderator, with a reason) removes someone else's. The
+ * answer carries no count, so the post's numbers are loaded afresh.
+ */
+export async function deleteComment(post: Post, comment: Reply, reason: string | null): Promise<void> {
+  await read(
+    api.blog.comments[':commentId'].$delete(
+      { param: { commentId: String(comment.comment_id) }, json: { reason } },
+      withToken(await requireToken()),
+    ),
+  );
+  apply(post, (comments) =>
+    comment.is_own
+      ? deleteFromThread(comments, comment.comment_id)
+      : replaceInThread(comments, { ...comment, status: 'removed', status_reason: reason }),
+  );
+}
+
+/** Reports a comment; a report that hides it hides it here at once, and the counts follow. */
+export async function reportComment(
+  post: Post,
+  commentId: number,
+  report: { category: ReportCategory; note: string | null },
+): Promise<Reply> {
+  const filed = await read(
+    api.blog.comments[':commentId'].reports.$post(
+      { param: { commentId: String(commentId) }, json: report },
+      withToken(await requireToken()),
+    ),
+  );
+  apply(post, (comments) => replaceInThread(comments, filed.comment), filed.commentCount);
+  return filed.comment;
 }
 
 /** Likes or unlikes a comment or reply; its count comes from the answer. */
 export async function likeComment(postId: number, commentId: number): Promise<void> {
-  const token = await getIdToken();
-  if (!token) throw new Error('Authentication required');
   const { likeCount } = await read(
-    api.blog.comments[':commentId'].like.$post({ param: { commentId: String(commentId) } }, withToken(token)),
+    api.blog.comments[':commentId'].like.$post(
+      { param: { commentId: String(commentId) } },
+      withToken(await requireToken()),
+    ),
   );
   const withCount = <C extends Reply>(c: C): C =>
     c.comment_id === commentId ? { ...c, like_count: likeCount } : c;
-  threads.update(String(postId), (thread) => ({
+  threads.update(currentKey(postId), (thread) => ({
     ...thread,
     comments: thread.comments.map((c) => withCount({ ...c, replies: c.replies.map(withCount) })),
   }));

@@ -25,6 +25,8 @@ export interface KeyedQuery<T> {
   set: (id: string, value: T) => void;
   /** Changes the loaded value; loads it afresh when there is none yet. */
   update: (id: string, change: (value: T) => T) => void;
+  /** Loads the value afresh (after an action whose answer does not carry it). */
+  refresh: (id: string) => void;
 }
 
 /**
@@ -55,10 +57,11 @@ export function keyedQuery<T>(name: string, load: (id: string) => Promise<T>): K
     versions.set(id, (versions.get(id) ?? 0) + 1);
     mutateCache(key(id), value);
   };
+  const refresh = (id: string) => store(id).invalidate();
   const update = (id: string, change: (value: T) => T) => {
     const current = get(id);
-    if (current === undefined) store(id).invalidate();
+    if (current === undefined) refresh(id);
     else set(id, change(current));
   };
-  return { store, get, set, update };
+  return { store, get, set, update, refresh };
 }

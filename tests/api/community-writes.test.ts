@@ -141,24 +141,40 @@ describe('comments', () => {
       expect(Object.keys(comment).sort()).toEqual([
         'author_avatar_url',
         'author_name',
+        'can_edit_until',
         'comment_id',
         'content',
         'created_at',
+        'edited_at',
+        'is_own',
         'like_count',
         'parent_comment_id',
         'replies',
         'reply_count',
+        'status',
+        'status_reason',
       ]);
+      expect(comment).toMatchObject({
+        status: 'visible',
+        is_own: false,
+        can_edit_until: null,
+        status_reason: null,
+      });
       expect(comment.parent_comment_id).toBeNull();
       expect(comment.reply_count).toBe(comment.replies!.length);
       for (const reply of comment.replies!) {
         expect(Object.keys(reply).sort()).toEqual([
           'author_avatar_url',
           'author_name',
+          'can_edit_until',
           'comment_id',
           'content',
           'created_at',
+          'edited_at',
+          'is_own',
           'like_count',
+          'status',
+          'status_reason',
         ]);
       }
       const replyTimes = comment.replies!.map((r) => r.created_at);

@@ -1,13 +1,11 @@
 // The /admin publishing page in Chromium against the emulator-backed server: a signed-out visitor
 // gets a sign-in prompt, a plain parent is refused, an admin publishes and sees the run succeed.
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createEmulatorUser } from '../helpers/auth-emulator.ts';
 import { expectNoAxeViolations, launchBrowser, signInWithEmail, waitForIsland } from '../helpers/browser.ts';
+import { setRole } from '../helpers/roles.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 let browser: Browser;
 let base: string;
 
@@ -35,17 +33,7 @@ describe('the admin publishing page', () => {
     await page.getByText('Only admins may publish.').waitFor();
 
     // An editor is made an admin with the documented command, against the server's database.
-    const result = spawnSync(
-      process.execPath,
-      ['--import', 'tsx', 'scripts/user-role.ts', editor.email, 'admin'],
-      {
-        cwd: ROOT,
-        env: { ...process.env, DATABASE_PATH: path.join(inject('e2eDataDir'), 'auth.db') },
-        encoding: 'utf8',
-      },
-    );
-    expect(result.status, result.stderr).toBe(0);
-    expect(result.stdout).toContain(`${editor.email} is now admin.`);
+    setRole(editor.email, 'admin');
 
     await page.reload();
     await page.getByRole('button', { name: 'Publish' }).click();

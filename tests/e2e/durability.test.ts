@@ -26,6 +26,8 @@ describe('acknowledged writes survive a crash', () => {
       FIREBASE_PROJECT_ID: EMULATOR_PROJECT_ID,
       FIREBASE_AUTH_EMULATOR_HOST: host,
       RATE_LIMIT_COMMENTS_PER_MINUTE: '1000',
+      // New parents' first comments would wait for review; this test is about durability.
+      MODERATION_HOLD_FIRST: '0',
     };
     const first = await startServer(env);
     servers.push(first);

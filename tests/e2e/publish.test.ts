@@ -37,6 +37,8 @@ beforeAll(async () => {
     CONTENT_DIR: contentDir,
     DATABASE_PATH: path.join(dir, 'nestling.db'),
     SITE_DIR: path.join(dir, 'site'),
+    // The demo parent's comments below are shown at once; pre-moderation has its own tests.
+    MODERATION_HOLD_FIRST: '0',
   };
   server = await startServer(env);
   browser = await launchBrowser();

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { emulatorCall } from '../../scripts/lib/emulator-accounts.ts';
 import { freePort } from './ports.ts';
 import { tempDir } from './test-db.ts';
 
@@ -95,19 +96,6 @@ export interface EmulatorUser {
   idToken: string;
 }
 
-async function call<T>(host: string, method: string, body: unknown): Promise<T> {
-  const res = await fetch(
-    `http://${host}/identitytoolkit.googleapis.com/v1/accounts:${method}?key=fake-api-key`,
-    {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
-    },
-  );
-  if (!res.ok) throw new Error(`emulator ${method} failed: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
-
 /**
  * Creates a user through the emulator's REST API and returns a fresh ID token for them. With
  * `anonymous`, the user has neither email nor name.
@@ -117,22 +105,22 @@ export async function createEmulatorUser(
   options: { email?: string; password?: string; displayName?: string; anonymous?: boolean } = {},
 ): Promise<EmulatorUser> {
   if (options.anonymous) {
-    const { idToken, localId } = await call<{ idToken: string; localId: string }>(host, 'signUp', {
+    const { idToken, localId } = await emulatorCall<{ idToken: string; localId: string }>(host, 'signUp', {
       returnSecureToken: true,
     });
     return { uid: localId, email: '', idToken };
   }
   const email = options.email ?? `parent-${crypto.randomUUID().slice(0, 8)}@example.com`;
   const password = options.password ?? 'correct-horse-9';
-  const { idToken, localId } = await call<{ idToken: string; localId: string }>(host, 'signUp', {
+  const { idToken, localId } = await emulatorCall<{ idToken: string; localId: string }>(host, 'signUp', {
     email,
     password,
     returnSecureToken: true,
   });
   if (!options.displayName) return { uid: localId, email, idToken };
-  await call(host, 'update', { idToken, displayName: options.displayName });
+  await emulatorCall(host, 'update', { idToken, displayName: options.displayName });
   // A new sign-in gives a token that carries the name claim.
-  const signedIn = await call<{ idToken: string }>(host, 'signInWithPassword', {
+  const signedIn = await emulatorCall<{ idToken: string }>(host, 'signInWithPassword', {
     email,
     password,
     returnSecureToken: true,

@@ -1,12 +1,16 @@
 // Vitest globalSetup for the e2e project. It starts, for all browser tests:
 // - the real Auth emulator;
 // - server "demo": `npm start` with the defaults (demo mode), fresh database and site build;
-// - server "auth": `npm start` configured for Firebase against that emulator.
+// - server "auth": `npm start` configured for Firebase against that emulator, with first comments
+//   not held for review (tests/e2e/moderation.test.ts covers pre-moderation through the links rule)
+//   and child-safety escalations sent to a port where nothing listens until a test starts a
+//   listener there (an escalation target that is down at first).
 // Everything is stopped when the run ends.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { EMULATOR_PROJECT_ID, startAuthEmulator } from './auth-emulator.ts';
+import { freePort } from './ports.ts';
 import { startServer } from './start-server.ts';
 import { tempDir } from './test-db.ts';
 
@@ -18,12 +22,15 @@ declare module 'vitest' {
     authBaseURL: string;
     authEmulatorHost: string;
     e2eDataDir: string;
+    /** Where the auth server sends child-safety escalations (http://127.0.0.1:<port>/escalations). */
+    escalationPort: number;
   }
 }
 
 export default async function setup(project: TestProject) {
   const dir = tempDir('nestling-e2e-');
   const emulator = await startAuthEmulator();
+  const escalationPort = await freePort();
   // One after the other: two concurrent `astro build`s share the project's .astro/ folder.
   const started: PromiseSettledResult<Awaited<ReturnType<typeof startServer>>>[] = [];
   const settle = <T>(promise: Promise<T>) =>
@@ -49,6 +56,8 @@ export default async function setup(project: TestProject) {
         FIREBASE_PROJECT_ID: EMULATOR_PROJECT_ID,
         FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
         PUBLIC_FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
+        MODERATION_HOLD_FIRST: '0',
+        SAFETY_ESCALATION_URL: `http://127.0.0.1:${escalationPort}/escalations`,
       }),
     ),
   );
@@ -69,5 +78,6 @@ export default async function setup(project: TestProject) {
   project.provide('authBaseURL', auth!.url);
   project.provide('authEmulatorHost', emulator.host);
   project.provide('e2eDataDir', dir);
+  project.provide('escalationPort', escalationPort);
   return stopAll;
 }

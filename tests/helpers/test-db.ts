@@ -32,9 +32,17 @@ export async function createTestDb(options: { seed?: boolean } = {}): Promise<{ 
   return { db, file };
 }
 
-/** The real Hono app over a fresh seeded database, with the fixed test clock. */
+/**
+ * The real Hono app over a fresh seeded database, with the fixed test clock. A first comment does
+ * not wait for review here unless a test asks for it (tests/api/pre-moderation.test.ts does).
+ */
 export async function createTestApp(deps: Partial<AppDeps> = {}) {
   const { db, file } = await createTestDb();
-  const app = createApp({ db, now: () => TEST_NOW, ...deps });
+  const app = createApp({
+    db,
+    now: () => TEST_NOW,
+    safety: { holdFirstComment: false, escalationUrl: null, siteUrl: 'http://nestling.test' },
+    ...deps,
+  });
   return { app, db, file };
 }

@@ -11,13 +11,16 @@ import LikeButton from '../../src/islands/LikeButton.tsx';
 import { isSafeAvatarUrl } from '../../src/islands/comments/Avatar.tsx';
 import { signInErrorMessage, submitErrorMessage } from '../../src/islands/comments/messages.ts';
 import { ApiError } from '../../src/lib/api.ts';
+import { SHOWN_TO_READERS } from '../../src/lib/thread.ts';
 import { $auth, exitDemoMode, initAuth, startDemoMode } from '../../src/stores/auth.ts';
 import { $toasts } from '../../src/stores/toast.ts';
+import { $signInOpen } from '../../src/stores/ui.ts';
 
 // Each test reads its own post, so the page-wide stores of one test never answer for another.
 let POST_ID = 7;
 let SLUG = 'a-post-7';
 const DAY = 24 * 60 * 60 * 1000;
+const SHOWN = SHOWN_TO_READERS;
 
 function comment(
   id: number,
@@ -33,6 +36,7 @@ function comment(
     author_avatar_url: null,
     created_at: new Date(Date.now() - msAgo).toISOString(),
     like_count: id,
+    ...SHOWN,
     reply_count: replies.length,
     parent_comment_id: null,
     replies,
@@ -49,6 +53,7 @@ function thread(): Comment[] {
         author_avatar_url: null,
         created_at: new Date(Date.now() - 2 * DAY).toISOString(),
         like_count: 0,
+        ...SHOWN,
       },
     ]),
     comment(2, 'Cleo Parent', 'Another comment', 5 * 60 * 1000),
@@ -288,6 +293,88 @@ describe('CommentsSection: signed in', () => {
   });
 });
 
+describe('CommentsSection: trust and safety', () => {
+  it('shows placeholders in place, "Awaiting review" on the viewer\'s own, the reason for its author and "(edited)"', async () => {
+    const own = { is_own: true, can_edit_until: null } as const;
+    answers[`GET ${COMMENTS_URL}`] = () => ({
+      status: 200,
+      body: [
+        { ...comment(11, 'Held Author', '', DAY), status: 'held' },
+        { ...comment(12, 'Dana Reader', '', DAY), ...own, status: 'removed', status_reason: 'Off topic' },
+        {
+          ...comment(13, '', '', DAY, [{ ...thread()[0]!.replies[0]!, comment_id: 14 }]),
+          status: 'deleted',
+        },
+        { ...comment(15, 'Dana Reader', 'Links here', DAY), ...own, status: 'pending' },
+        { ...comment(16, 'Eve Editor', 'Changed my mind', DAY), edited_at: new Date().toISOString() },
+      ],
+    });
+    await renderSection();
+    expect(await screen.findByText('This comment is hidden while a moderator reviews it.')).toBeTruthy();
+    const removed = screen.getByRole('article', { name: 'Comment by Dana Reader' });
+    expect(within(removed).getByText('This comment was removed by a moderator.')).toBeTruthy();
+    expect(within(removed).getByText('Reason: Off topic')).toBeTruthy();
+    const deleted = screen.getByRole('article', { name: 'Deleted comment' });
+    expect(within(deleted).getByText('This comment was deleted.')).toBeTruthy();
+    expect(within(deleted).getByRole('article', { name: 'Reply by Ben Reply' })).toBeTruthy();
+    const pending = screen.getByRole('article', { name: 'Comment by Dana Reader, awaiting review' });
+    expect(within(pending).getByText('Awaiting review')).toBeTruthy();
+    expect(within(pending).getByText('Only you can see this until a moderator approves it.')).toBeTruthy();
+    const edited = screen.getByRole('article', { name: 'Comment by Eve Editor' });
+    expect(within(edited).getByText(/\(edited/)).toBeTruthy();
+    // Placeholders offer no like, reply or report.
+    expect(screen.queryAllByRole('button', { name: /Report comment by (Held Author|Dana Reader)/ })).toEqual(
+      [],
+    );
+  });
+
+  it('asks signed-out readers to sign in to report', async () => {
+    await renderSection();
+    await screen.findByText('Another comment');
+    await userEvent.click(screen.getByRole('button', { name: 'Report comment by Cleo Parent' }));
+    expect($signInOpen.get()).toBe(true);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    act(() => $signInOpen.set(false));
+  });
+
+  it('opens the report dialog, asks for a category, and keeps what was chosen when sending fails', async () => {
+    await renderSection();
+    signInAsReader();
+    await screen.findByText('Another comment');
+    await userEvent.click(screen.getByRole('button', { name: 'Report reply by Ben Reply' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Report this comment' });
+    expect(
+      within(dialog)
+        .getAllByRole('radio')
+        .map((r) => r.getAttribute('value')),
+    ).toEqual([
+      'child_safety',
+      'unsafe_item',
+      'inappropriate_content',
+      'suspicious_behavior',
+      'suspected_non_parent',
+    ]);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Send Report' }));
+    expect(within(dialog).getByRole('alert').textContent).toBe(
+      'Please choose what is wrong with this comment.',
+    );
+    await userEvent.click(within(dialog).getByRole('radio', { name: /^Suspicious behavior/ }));
+    await userEvent.type(within(dialog).getByLabelText('Add a note (optional)'), 'Odd offer');
+    expect(within(dialog).getByText('9/1000 characters')).toBeTruthy();
+    // No token in this test: the request fails and the dialog keeps the choice and the note.
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Send Report' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('Authentication required');
+    expect(
+      (within(dialog).getByRole('radio', { name: /^Suspicious behavior/ }) as HTMLInputElement).checked,
+    ).toBe(true);
+    expect((within(dialog).getByLabelText('Add a note (optional)') as HTMLTextAreaElement).value).toBe(
+      'Odd offer',
+    );
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+});
+
 describe('CommentsSection: demo mode', () => {
   it('simulates the thread and a posted comment locally, sending nothing to the API', async () => {
     await renderSection();
@@ -361,7 +448,7 @@ describe('messages', () => {
     expect(signInErrorMessage('weird').message).toBe('Failed to sign in. Please try again.');
   });
 
-  it("shows the server's message for a 429 and the generic one otherwise", () => {
+  it("shows the server's message for a 429 or a suspension, and the generic one otherwise", () => {
     const wait = 'You are commenting too quickly. Please wait 42 seconds and try again.';
     expect(submitErrorMessage(new ApiError(429, `429: ${JSON.stringify({ error: wait })}`, wait))).toBe(wait);
     expect(
@@ -369,6 +456,8 @@ describe('messages', () => {
         new ApiError(400, '400: {"error":"content: must not be blank"}', 'content: must not be blank'),
       ),
     ).toBe('Failed to submit comment. Please try again.');
+    const suspended = 'Your account is suspended until a moderator lifts it (Threats). You can still read, …';
+    expect(submitErrorMessage(new ApiError(403, `403: ${suspended}`, suspended))).toBe(suspended);
     expect(submitErrorMessage(new Error('Authentication required'))).toBe(
       'Failed to submit comment. Please try again.',
     );

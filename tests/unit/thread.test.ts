@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { Comment } from '../../api/contract.ts';
-import { addToThread, countAll, nextCursor } from '../../src/lib/thread.ts';
+import {
+  addToThread,
+  countAll,
+  deleteFromThread,
+  findInThread,
+  nextCursor,
+  replaceInThread,
+  SHOWN_TO_READERS,
+} from '../../src/lib/thread.ts';
 
+const shown = SHOWN_TO_READERS;
 const comment = (id: number, replies: Comment['replies'] = []): Comment => ({
   comment_id: id,
   content: `c${id}`,
@@ -9,6 +18,7 @@ const comment = (id: number, replies: Comment['replies'] = []): Comment => ({
   author_avatar_url: null,
   created_at: '2026-01-01T00:00:00.000Z',
   like_count: 0,
+  ...shown,
   reply_count: replies.length,
   parent_comment_id: null,
   replies,
@@ -20,6 +30,7 @@ const reply = (id: number) => ({
   author_avatar_url: null,
   created_at: '2026-01-02T00:00:00.000Z',
   like_count: 0,
+  ...shown,
 });
 
 describe('nextCursor', () => {
@@ -46,5 +57,54 @@ describe('addToThread', () => {
     expect(countAll(withReply)).toBe(4);
     // The original is untouched.
     expect(countAll(thread)).toBe(3);
+  });
+});
+
+describe('replaceInThread', () => {
+  it("replaces a comment or reply with the server's view, moving the parent's count by visibility", () => {
+    const thread = [comment(2, [reply(3), reply(4)]), comment(1)];
+    const held = { ...reply(3), status: 'held', content: '' } as const;
+    const after = replaceInThread(thread, held);
+    expect(after[0]!.replies[0]).toEqual(held);
+    expect(after[0]!.reply_count).toBe(1);
+    expect(countAll(after)).toBe(3);
+    const top = replaceInThread(thread, {
+      ...reply(1),
+      content: 'edited',
+      edited_at: '2026-01-03T00:00:00.000Z',
+    });
+    expect(top[1]).toMatchObject({ comment_id: 1, content: 'edited', replies: [], reply_count: 0 });
+    expect(replaceInThread(thread, reply(99))).toEqual(thread);
+  });
+});
+
+describe('deleteFromThread', () => {
+  it('keeps a deleted comment with replies, without its author; drops one without', () => {
+    const thread = [comment(2, [reply(3)]), comment(1)];
+    const kept = deleteFromThread(thread, 2);
+    expect(kept[0]).toMatchObject({ comment_id: 2, status: 'deleted', content: '', author_name: '' });
+    expect(kept[0]!.replies).toHaveLength(1);
+    expect(deleteFromThread(thread, 1).map((c) => c.comment_id)).toEqual([2]);
+  });
+
+  it('drops a reply and its count, and a deleted parent with its last reply', () => {
+    const thread = [comment(2, [reply(3)]), comment(1)];
+    const withoutReply = deleteFromThread(thread, 3);
+    expect(withoutReply[0]).toMatchObject({ comment_id: 2, replies: [], reply_count: 0 });
+    const orphaned = deleteFromThread(deleteFromThread(thread, 2), 3);
+    expect(orphaned.map((c) => c.comment_id)).toEqual([1]);
+  });
+});
+
+describe('countAll and findInThread', () => {
+  it('counts only visible comments and replies, and finds either', () => {
+    const thread = [
+      comment(2, [reply(3), { ...reply(4), status: 'pending' }]),
+      { ...comment(1), status: 'removed' } as const,
+    ];
+    expect(countAll(thread)).toBe(2);
+    expect(findInThread(thread, 4)?.status).toBe('pending');
+    expect(findInThread(thread, 1)?.status).toBe('removed');
+    expect(findInThread(thread, 5)).toBeUndefined();
   });
 });

@@ -1,20 +1,73 @@
-import type { Comment, CommentPosted, Reply } from '../../contract.ts';
+import { sql } from 'kysely';
+import {
+  type Comment,
+  type CommentPosted,
+  type CommentStatus,
+  countLinks,
+  EDIT_WINDOW_MINUTES,
+  EDIT_WINDOW_MS,
+  EVIDENCE_RETENTION_DAYS,
+  MAX_LINKS_WITHOUT_REVIEW,
+  type Reply,
+} from '../../contract.ts';
+import { RuleError } from '../../lib/errors.ts';
 import type { DB } from '../database.ts';
 import type { CommentRow } from '../schema.ts';
+import { recordAudit } from './audit.ts';
 
-function toReply(row: CommentRow): Reply {
+/** Who is reading: anonymous (the read cache and the build), a parent, or a moderator. */
+export interface Viewer {
+  uid: string | null;
+  moderator: boolean;
+}
+
+export const ANONYMOUS: Viewer = { uid: null, moderator: false };
+
+/** Someone who acts on a comment: its author, a moderator, or the system (uid null). */
+export interface Actor {
+  uid: string | null;
+  name: string;
+}
+
+/**
+ * The one place that decides what a viewer sees of a comment (docs/product.md, "Trust and
+ * safety"). Only visible content goes to everyone; moderators see everything; an author sees
+ * their own pending comment and why their comment was removed. A deleted comment comes without
+ * its author. The screens draw placeholders from `status`.
+ */
+export function toWire(row: CommentRow, viewer: Viewer, now: Date): Reply {
+  const own = viewer.uid !== null && row.author_uid === viewer.uid;
+  const seesContent = row.status === 'visible' || viewer.moderator || (own && row.status === 'pending');
+  const anonymous = row.status === 'deleted' && !viewer.moderator;
+  const editUntil = Date.parse(row.created_at) + EDIT_WINDOW_MS;
+  const editable = own && (row.status === 'visible' || row.status === 'pending') && now.getTime() < editUntil;
   return {
     comment_id: row.comment_id,
-    content: row.content,
-    author_name: row.author_name,
-    author_avatar_url: row.author_avatar_url,
+    content: seesContent ? row.content : '',
+    author_name: anonymous ? '' : row.author_name,
+    author_avatar_url: anonymous ? null : row.author_avatar_url,
     created_at: row.created_at,
     like_count: row.like_count,
+    status: row.status,
+    edited_at: row.edited_at,
+    is_own: own,
+    can_edit_until: editable ? new Date(editUntil).toISOString() : null,
+    status_reason: viewer.moderator || (own && row.status === 'removed') ? row.status_reason : null,
   };
 }
 
-/** A request that breaks a thread rule (a reply to a reply, an unknown parent or cursor): a 400. */
-export class CommentRuleError extends Error {}
+/**
+ * Which comments a viewer finds in a thread: visible ones and the placeholders of held and removed
+ * ones; pending ones only for their author and moderators; deleted ones never (a deleted comment
+ * with replies is added by the caller). `table` is the alias the comments table has in the query.
+ */
+function listedFor(viewer: Viewer, table: string) {
+  const status = sql.ref(`${table}.status`);
+  if (viewer.moderator) return sql<boolean>`${status} <> 'deleted'`;
+  const shown = sql<boolean>`${status} in ('visible', 'held', 'removed')`;
+  if (viewer.uid === null) return shown;
+  return sql<boolean>`(${shown} or (${status} = 'pending' and ${sql.ref(`${table}.author_uid`)} = ${viewer.uid}))`;
+}
 
 export interface ThreadPage {
   comments: Comment[];
@@ -23,19 +76,27 @@ export interface ThreadPage {
 }
 
 /**
- * One page of a thread: top-level comments newest first, each with its replies oldest first.
- * Keyset-paged on (created_at, comment_id), so page 100 costs what page 1 costs.
+ * One page of a thread as a viewer sees it: top-level comments newest first, each with its replies
+ * oldest first. Keyset-paged on (created_at, comment_id), so page 100 costs what page 1 costs. A
+ * deleted comment keeps its place while it has replies that are shown, and disappears otherwise.
  */
 export async function listThread(
   db: DB,
   postId: number,
   page: { limit: number; before: number | null },
+  viewer: Viewer,
+  now: Date,
 ): Promise<ThreadPage> {
   let query = db
     .selectFrom('comments')
     .selectAll()
     .where('post_id', '=', postId)
-    .where('parent_comment_id', 'is', null);
+    .where('parent_comment_id', 'is', null)
+    .where(
+      sql<boolean>`(${listedFor(viewer, 'comments')} or (comments.status = 'deleted' and exists (
+        select 1 from comments replies
+        where replies.parent_comment_id = comments.comment_id and ${listedFor(viewer, 'replies')})))`,
+    );
   if (page.before !== null) {
     const cursor = await db
       .selectFrom('comments')
@@ -44,7 +105,7 @@ export async function listThread(
       .where('post_id', '=', postId)
       .where('parent_comment_id', 'is', null)
       .executeTakeFirst();
-    if (!cursor) throw new CommentRuleError('before: no such top-level comment on this post');
+    if (!cursor) throw new RuleError('before: no such top-level comment on this post');
     query = query
       .where('created_at', '<=', cursor.created_at)
       .where((eb) =>
@@ -68,18 +129,19 @@ export async function listThread(
         'in',
         top.map((r) => r.comment_id),
       )
+      .where(listedFor(viewer, 'comments'))
       .orderBy('created_at')
       .orderBy('comment_id')
       .execute();
     for (const row of replyRows) {
       const list = replies.get(row.parent_comment_id!) ?? [];
-      list.push(toReply(row));
+      list.push(toWire(row, viewer, now));
       replies.set(row.parent_comment_id!, list);
     }
   }
   return {
     comments: top.map((row) => ({
-      ...toReply(row),
+      ...toWire(row, viewer, now),
       reply_count: row.reply_count,
       parent_comment_id: null,
       replies: replies.get(row.comment_id) ?? [],
@@ -88,30 +150,140 @@ export async function listThread(
   };
 }
 
+/** The post's comment count as stored (visible comments and replies). */
+export async function postCommentCount(db: DB, postId: number): Promise<number> {
+  const { comment_count } = await db
+    .selectFrom('blog_posts')
+    .select('comment_count')
+    .where('post_id', '=', postId)
+    .executeTakeFirstOrThrow();
+  return comment_count;
+}
+
+/**
+ * The one way a comment's status changes. Counts move by the change in visibility, in the
+ * caller's transaction: the post's comment_count and, for a reply, its parent's reply_count.
+ */
+export async function changeStatus(
+  trx: DB,
+  row: CommentRow,
+  next: { status: CommentStatus; reason: string | null; purgeAfter?: string | null; content?: string },
+  now: Date,
+): Promise<CommentRow> {
+  const delta = (next.status === 'visible' ? 1 : 0) - (row.status === 'visible' ? 1 : 0);
+  const updated = await trx
+    .updateTable('comments')
+    .set({
+      status: next.status,
+      status_reason: next.status === 'visible' ? null : next.reason,
+      ...(next.purgeAfter !== undefined ? { purge_after: next.purgeAfter } : {}),
+      ...(next.content !== undefined ? { content: next.content } : {}),
+      ...(next.status === 'visible' && row.published_at === null ? { published_at: now.toISOString() } : {}),
+    })
+    .where('comment_id', '=', row.comment_id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  if (delta !== 0) {
+    await trx
+      .updateTable('blog_posts')
+      .set((eb) => ({ comment_count: eb('comment_count', '+', delta) }))
+      .where('post_id', '=', row.post_id)
+      .execute();
+    if (row.parent_comment_id !== null) {
+      await trx
+        .updateTable('comments')
+        .set((eb) => ({ reply_count: eb('reply_count', '+', delta) }))
+        .where('comment_id', '=', row.parent_comment_id)
+        .execute();
+    }
+  }
+  return updated;
+}
+
+/** Whether a comment has ever been reported as a child safety concern (its content is evidence). */
+export async function hasChildSafetyReport(db: DB, commentId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('comment_reports')
+    .select('report_id')
+    .where('comment_id', '=', commentId)
+    .where('category', '=', 'child_safety')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** A year from now: how long content removed for child safety is kept as evidence. */
+export function evidenceUntil(now: Date): string {
+  return new Date(now.getTime() + EVIDENCE_RETENTION_DAYS * 86_400_000).toISOString();
+}
+
+export async function findComment(db: DB, commentId: number): Promise<CommentRow | undefined> {
+  return db.selectFrom('comments').selectAll().where('comment_id', '=', commentId).executeTakeFirst();
+}
+
 export interface NewComment {
   postId: number;
   parentCommentId: number | null;
   content: string;
-  author: { uid: string; name: string; avatarUrl: string | null };
+  author: { uid: string; name: string; avatarUrl: string | null; moderator: boolean };
 }
 
-/** Adds a comment or a reply (only to a top-level comment of the same post) and its counts. */
-export async function addComment(db: DB, input: NewComment, now: Date): Promise<CommentPosted> {
+const FIRST_COMMENT = 'First comment from a new parent';
+const MANY_LINKS = `More than ${MAX_LINKS_WITHOUT_REVIEW} links`;
+
+/**
+ * Why a new or edited comment must wait for a moderator (docs/product.md, "Pre-moderation"), or
+ * null. Moderators' own comments never wait.
+ */
+async function reviewReason(
+  db: DB,
+  input: { authorUid: string; content: string; moderator: boolean; holdFirst: boolean },
+): Promise<string | null> {
+  if (input.moderator) return null;
+  if (countLinks(input.content) > MAX_LINKS_WITHOUT_REVIEW) return MANY_LINKS;
+  if (!input.holdFirst) return null;
+  const published = await db
+    .selectFrom('comments')
+    .select('comment_id')
+    .where('author_uid', '=', input.authorUid)
+    .where('published_at', 'is not', null)
+    .executeTakeFirst();
+  return published ? null : FIRST_COMMENT;
+}
+
+/**
+ * Adds a comment or a reply (only to a visible top-level comment of the same post). It is counted
+ * at once, or waits for review (`pending`, not counted) when pre-moderation asks for it.
+ */
+export async function addComment(
+  db: DB,
+  input: NewComment,
+  options: { holdFirst: boolean },
+  now: Date,
+): Promise<CommentPosted> {
   return db.transaction().execute(async (trx) => {
     if (input.parentCommentId !== null) {
       const parent = await trx
         .selectFrom('comments')
-        .select(['post_id', 'parent_comment_id'])
+        .select(['post_id', 'parent_comment_id', 'status'])
         .where('comment_id', '=', input.parentCommentId)
         .executeTakeFirst();
       if (!parent || parent.post_id !== input.postId) {
-        throw new CommentRuleError('parentCommentId: no such comment on this post');
+        throw new RuleError('parentCommentId: no such comment on this post');
       }
       if (parent.parent_comment_id !== null) {
-        throw new CommentRuleError('parentCommentId: replies are allowed only on top-level comments');
+        throw new RuleError('parentCommentId: replies are allowed only on top-level comments');
+      }
+      if (parent.status !== 'visible') {
+        throw new RuleError('parentCommentId: this comment is not open for replies', 409);
       }
     }
-    const row = await trx
+    const reason = await reviewReason(trx, {
+      authorUid: input.author.uid,
+      content: input.content,
+      moderator: input.author.moderator,
+      holdFirst: options.holdFirst,
+    });
+    const inserted = await trx
       .insertInto('comments')
       .values({
         post_id: input.postId,
@@ -122,22 +294,114 @@ export async function addComment(db: DB, input: NewComment, now: Date): Promise<
         content: input.content,
         created_at: now.toISOString(),
         seed_key: null,
+        status: 'pending',
+        status_reason: reason,
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    if (input.parentCommentId !== null) {
-      await trx
-        .updateTable('comments')
-        .set((eb) => ({ reply_count: eb('reply_count', '+', 1) }))
-        .where('comment_id', '=', input.parentCommentId)
-        .execute();
-    }
-    const { comment_count } = await trx
-      .updateTable('blog_posts')
-      .set((eb) => ({ comment_count: eb('comment_count', '+', 1) }))
-      .where('post_id', '=', input.postId)
-      .returning('comment_count')
-      .executeTakeFirstOrThrow();
-    return { comment: toReply(row), commentCount: comment_count };
+    const row =
+      reason === null
+        ? await changeStatus(trx, inserted, { status: 'visible', reason: null }, now)
+        : inserted;
+    const viewer = { uid: input.author.uid, moderator: input.author.moderator };
+    return { comment: toWire(row, viewer, now), commentCount: await postCommentCount(trx, input.postId) };
   });
+}
+
+export interface EditedComment extends CommentPosted {
+  postId: number;
+}
+
+/**
+ * The author's edit, within EDIT_WINDOW_MINUTES of posting, of a comment that is visible or
+ * waiting for review and not under review for reports. An edit that adds too many links sends it
+ * back to review (and out of the counts).
+ */
+export async function editComment(
+  db: DB,
+  input: { commentId: number; author: { uid: string; moderator: boolean }; content: string },
+  now: Date,
+): Promise<EditedComment> {
+  return db.transaction().execute(async (trx) => {
+    const row = await findComment(trx, input.commentId);
+    if (!row || row.status === 'deleted') throw new RuleError('Comment not found', 404);
+    if (row.author_uid !== input.author.uid) {
+      throw new RuleError('You can edit only your own comments.', 403);
+    }
+    if (row.status !== 'visible' && row.status !== 'pending') {
+      throw new RuleError('This comment is with the moderators and can no longer be edited.', 409);
+    }
+    if (now.getTime() >= Date.parse(row.created_at) + EDIT_WINDOW_MS) {
+      throw new RuleError(
+        `Comments can be edited for ${EDIT_WINDOW_MINUTES} minutes after posting; the time for this one is over.`,
+        403,
+      );
+    }
+    const openReport = await trx
+      .selectFrom('comment_reports')
+      .select('report_id')
+      .where('comment_id', '=', row.comment_id)
+      .where('status', '=', 'open')
+      .executeTakeFirst();
+    if (openReport) {
+      throw new RuleError(
+        'This comment has been reported and cannot be edited until a moderator has reviewed it.',
+        409,
+      );
+    }
+    let updated = row;
+    if (input.content !== row.content) {
+      updated = await trx
+        .updateTable('comments')
+        .set({ content: input.content, edited_at: now.toISOString() })
+        .where('comment_id', '=', row.comment_id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      if (row.status === 'visible' && !input.author.moderator) {
+        if (countLinks(input.content) > MAX_LINKS_WITHOUT_REVIEW) {
+          updated = await changeStatus(trx, updated, { status: 'pending', reason: MANY_LINKS }, now);
+        }
+      }
+    }
+    return {
+      comment: toWire(updated, input.author, now),
+      commentCount: await postCommentCount(trx, row.post_id),
+      postId: row.post_id,
+    };
+  });
+}
+
+/**
+ * The author deletes their comment (`deleted`: its words are blanked unless they are child-safety
+ * evidence). Removal by a moderator is removeComment in ./moderation.ts.
+ */
+export async function deleteOwnComment(
+  trx: DB,
+  row: CommentRow,
+  actor: Actor,
+  now: Date,
+): Promise<CommentRow> {
+  const evidence = row.purge_after !== null || (await hasChildSafetyReport(trx, row.comment_id));
+  const updated = await changeStatus(
+    trx,
+    row,
+    {
+      status: 'deleted',
+      reason: 'Deleted by its author',
+      ...(evidence ? { purgeAfter: row.purge_after ?? evidenceUntil(now) } : { content: '' }),
+    },
+    now,
+  );
+  await recordAudit(
+    trx,
+    {
+      actor,
+      action: 'comment.delete',
+      target: { type: 'comment', id: row.comment_id },
+      reason: null,
+      details: { postId: row.post_id, previousStatus: row.status, evidenceKept: evidence },
+    },
+    now,
+  );
+  return updated;
 }

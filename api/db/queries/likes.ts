@@ -62,6 +62,8 @@ export async function toggleCommentLike(
       .selectFrom('comments')
       .select('post_id')
       .where('comment_id', '=', commentId)
+      // Hidden, removed and deleted comments take no likes.
+      .where('status', '=', 'visible')
       .executeTakeFirst();
     if (!comment) return null;
     const removed = await trx

@@ -194,3 +194,13 @@ export async function addViews(db: DB, views: Map<number, number>, now: Date): P
     }
   });
 }
+
+/** A post's id and slug, live or not (what a change to its thread invalidates). */
+export async function findPostRef(db: DB, postId: number): Promise<{ postId: number; slug: string }> {
+  const row = await db
+    .selectFrom('blog_posts')
+    .select(['post_id', 'slug'])
+    .where('post_id', '=', postId)
+    .executeTakeFirstOrThrow();
+  return { postId: row.post_id, slug: row.slug };
+}

@@ -48,3 +48,53 @@ export async function setRoleByEmail(db: DB, email: string, role: string, now: D
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
+
+/** A parent's role, or null when they have never signed in here. */
+export async function findRole(db: DB, uid: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('users_profile')
+    .select('role')
+    .where('firebase_uid', '=', uid)
+    .executeTakeFirst();
+  return row?.role ?? null;
+}
+
+/** A parent's profile by uid, or null. */
+export async function findProfile(db: DB, uid: string): Promise<UserProfile | null> {
+  const row = await db
+    .selectFrom('users_profile')
+    .selectAll()
+    .where('firebase_uid', '=', uid)
+    .executeTakeFirst();
+  return row ? toProfile(row) : null;
+}
+
+/**
+ * Creates (or updates) a profile with a given role before its first sign-in: `npm run dev:auth`
+ * makes its demo moderator this way.
+ */
+export async function upsertProfile(
+  db: DB,
+  input: { uid: string; email: string; name: string; role: string },
+  now: Date,
+): Promise<void> {
+  const stamp = now.toISOString();
+  await db
+    .insertInto('users_profile')
+    .values({
+      firebase_uid: input.uid,
+      display_name: input.name,
+      email: input.email,
+      photo_url: null,
+      role: input.role,
+      user_type: JSON.stringify(['buyer']),
+      created_at: stamp,
+      updated_at: stamp,
+    })
+    .onConflict((oc) =>
+      oc
+        .column('firebase_uid')
+        .doUpdateSet({ role: input.role, display_name: input.name, updated_at: stamp }),
+    )
+    .execute();
+}

@@ -15,6 +15,8 @@ interface Props {
   error: string | null;
   textareaRef?: Ref<HTMLTextAreaElement>;
   rows?: number;
+  /** A line under the box that the field is described by (e.g. how long an edit may take). */
+  hint?: string;
 }
 
 /** A comment or reply box: labelled textarea, character counter, post button and errors. */
@@ -31,11 +33,14 @@ export function CommentForm({
   error,
   textareaRef,
   rows = 4,
+  hint,
 }: Props) {
   const id = useId();
   const blank = value.trim().length === 0;
   const counterId = `${id}-count`;
   const errorId = `${id}-error`;
+  const hintId = `${id}-hint`;
+  const describedBy = [counterId, hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ');
 
   function submit(event: { preventDefault: () => void }) {
     event.preventDefault();
@@ -61,13 +66,16 @@ export function CommentForm({
         rows={rows}
         maxLength={COMMENT_MAX_LENGTH}
         placeholder={placeholder}
-        aria-describedby={error ? `${counterId} ${errorId}` : counterId}
+        aria-describedby={describedBy}
         aria-invalid={error ? true : undefined}
         className="border-sand text-ink placeholder:text-muted focus:border-brand focus:ring-brand/30 w-full resize-y rounded-lg border bg-white px-3 py-2 focus:ring-2 focus:outline-none"
       />
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <p id={counterId} className="text-muted text-xs">
-          {value.length}/{COMMENT_MAX_LENGTH} characters
+        <p className="text-muted text-xs">
+          <span id={counterId}>
+            {value.length}/{COMMENT_MAX_LENGTH} characters
+          </span>
+          {hint && <span id={hintId}> · {hint}</span>}
         </p>
         <div className="flex gap-2">
           {onCancel && (

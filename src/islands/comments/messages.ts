@@ -4,10 +4,21 @@ import { ApiError, errorMessage } from '../../lib/api.ts';
 export const SUBMIT_FAILED = 'Failed to submit comment. Please try again.';
 export const LOAD_FAILED = 'Failed to load comments';
 
-/** A failed post: the server's wait message when rate limited (so people know to wait), else the spec's. */
+/**
+ * A failed post: the server's own sentence when it says what to do (wait when rate limited, why
+ * and until when when suspended, why a reply is refused), else the spec's.
+ */
 export function submitErrorMessage(error: unknown): string {
-  return error instanceof ApiError && error.status === 429 ? errorMessage(error) : SUBMIT_FAILED;
+  return error instanceof ApiError && [403, 409, 429].includes(error.status)
+    ? errorMessage(error)
+    : SUBMIT_FAILED;
 }
+
+// What a thread shows in place of a comment that is not visible (docs/product.md, "Trust and safety").
+export const HELD_PLACEHOLDER = 'This comment is hidden while a moderator reviews it.';
+export const REMOVED_PLACEHOLDER = 'This comment was removed by a moderator.';
+export const DELETED_PLACEHOLDER = 'This comment was deleted.';
+export const AWAITING_REVIEW = 'Awaiting review';
 
 export const DEMO_MODE_MESSAGE =
   'Demo mode is active: Google authentication is not configured in this environment. You can try commenting with a sample account instead.';

@@ -1,0 +1,157 @@
+import { Hono } from 'hono';
+import { canModerate, type EscalationStatus, isAdmin } from '../contract.ts';
+import { listAudit } from '../db/queries/audit.ts';
+import { listWaiting } from '../db/queries/deliveries.ts';
+import { listPending, resolveReport, reviewComment } from '../db/queries/moderation.ts';
+import { findProfile } from '../db/queries/profiles.ts';
+import { ESCALATION, listReportGroups } from '../db/queries/reports.ts';
+import { liftSuspension, listActiveSuspensions, suspendUser } from '../db/queries/suspensions.ts';
+import { refuseSuspended, requireModerator, requireUser } from '../middleware/auth.ts';
+import { limitPerUser, tooQuickly } from '../middleware/rate-limit.ts';
+import { validate } from '../middleware/validate.ts';
+import type { AppEnv } from '../types.ts';
+import { threadChangedById } from './comments.ts';
+import {
+  auditQuery,
+  commentIdParam,
+  liftBody,
+  reportIdParam,
+  reportStatusQuery,
+  resolveBody,
+  reviewBody,
+  suspendBody,
+  uidParam,
+} from './schemas.ts';
+
+/** Moderators' writes: signed in, a moderator or admin, not suspended, within the write limit. */
+const moderatorWrite = [
+  requireUser,
+  requireModerator,
+  refuseSuspended,
+  limitPerUser('moderation', tooQuickly('moderation actions')),
+] as const;
+
+/**
+ * The moderation console's API (mounted under /api/moderation; docs/product.md, "Trust and
+ * safety"): report queue and decisions, comments waiting for review, suspensions, escalations and
+ * the audit log. Moderators and admins only. The audit log is read-only here.
+ */
+export const moderationRoutes = new Hono<AppEnv>()
+  .get('/reports', requireUser, requireModerator, validate('query', reportStatusQuery), async (c) => {
+    const { db, now } = c.var.deps;
+    return c.json(await listReportGroups(db, c.req.valid('query').status, now()));
+  })
+  .post(
+    '/reports/:reportId/resolve',
+    validate('param', reportIdParam),
+    ...moderatorWrite,
+    validate('json', resolveBody),
+    async (c) => {
+      const { db, now } = c.var.deps;
+      const { profile } = c.var;
+      const { action, reason } = c.req.valid('json');
+      const resolution = await resolveReport(
+        db,
+        {
+          reportId: c.req.valid('param').reportId,
+          action,
+          reason,
+          actor: { uid: profile.firebase_uid, name: profile.display_name },
+        },
+        now(),
+      );
+      c.set('changed', await threadChangedById(db, resolution.postId));
+      return c.json({ comment: resolution.comment, resolvedReportIds: resolution.resolvedReportIds });
+    },
+  )
+  .get('/comments', requireUser, requireModerator, async (c) => c.json(await listPending(c.var.deps.db)))
+  .post(
+    '/comments/:commentId/review',
+    validate('param', commentIdParam),
+    ...moderatorWrite,
+    validate('json', reviewBody),
+    async (c) => {
+      const { db, now } = c.var.deps;
+      const { profile } = c.var;
+      const { action, reason } = c.req.valid('json');
+      const reviewed = await reviewComment(
+        db,
+        {
+          commentId: c.req.valid('param').commentId,
+          action,
+          reason,
+          actor: { uid: profile.firebase_uid, name: profile.display_name },
+        },
+        now(),
+      );
+      c.set('changed', await threadChangedById(db, reviewed.postId));
+      return c.json(reviewed.comment);
+    },
+  )
+  .get('/suspensions', requireUser, requireModerator, async (c) => {
+    const { db, now } = c.var.deps;
+    return c.json(await listActiveSuspensions(db, now()));
+  })
+  .post(
+    '/users/:uid/suspend',
+    validate('param', uidParam),
+    ...moderatorWrite,
+    validate('json', suspendBody),
+    async (c) => {
+      const { db, now } = c.var.deps;
+      const { profile } = c.var;
+      const { uid } = c.req.valid('param');
+      const target = await findProfile(db, uid);
+      if (!target) return c.json({ error: 'No parent with that id has signed in here.' }, 404);
+      if (uid === profile.firebase_uid) return c.json({ error: 'You cannot suspend yourself.' }, 400);
+      if (isAdmin(target.role)) return c.json({ error: 'Admins cannot be suspended from the console.' }, 403);
+      if (canModerate(target.role) && !isAdmin(profile.role)) {
+        return c.json({ error: 'Only an admin may suspend a moderator.' }, 403);
+      }
+      const { days, reason } = c.req.valid('json');
+      const suspension = await suspendUser(
+        db,
+        { uid, days, reason, actor: { uid: profile.firebase_uid, name: profile.display_name } },
+        now(),
+      );
+      // Nothing cached shows suspensions.
+      c.set('changed', []);
+      return c.json(suspension, 201);
+    },
+  )
+  .post(
+    '/users/:uid/lift',
+    validate('param', uidParam),
+    ...moderatorWrite,
+    validate('json', liftBody),
+    async (c) => {
+      const { db, now } = c.var.deps;
+      const { profile } = c.var;
+      const lifted = await liftSuspension(
+        db,
+        {
+          uid: c.req.valid('param').uid,
+          reason: c.req.valid('json').reason,
+          actor: { uid: profile.firebase_uid, name: profile.display_name },
+        },
+        now(),
+      );
+      if (!lifted) return c.json({ error: 'This parent is not suspended.' }, 404);
+      c.set('changed', []);
+      return c.json(lifted);
+    },
+  )
+  .get('/escalations', requireUser, requireModerator, async (c) => {
+    const { db, safety } = c.var.deps;
+    return c.json<EscalationStatus>({
+      configured: safety.escalationUrl !== null,
+      waiting: await listWaiting(db, ESCALATION.purpose),
+    });
+  })
+  .get('/audit', requireUser, requireModerator, validate('query', auditQuery), async (c) => {
+    const { limit, before } = c.req.valid('query');
+    const page = await listAudit(c.var.deps.db, { limit, before: before ?? null });
+    if (page.next !== null)
+      c.header('Link', `</api/moderation/audit?limit=${limit}&before=${page.next}>; rel="next"`);
+    return c.json(page.entries);
+  });

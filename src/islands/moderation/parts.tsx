@@ -1,0 +1,278 @@
+// Pieces of the moderation console: a moderated comment, a report group, a comment awaiting
+// review, and the suspension dialog.
+import { useId, useState } from 'react';
+import {
+  type ModeratedComment,
+  REPORT_CATEGORY_LABELS,
+  type ReportGroup,
+  SUSPENSION_DAYS_MAX,
+} from '../../../api/contract.ts';
+import { timeLabels } from '../../lib/time.ts';
+import { ActionDialog } from '../dialogs/ActionDialog.tsx';
+
+export function When({ iso, prefix = '' }: { iso: string | null; prefix?: string }) {
+  const labels = iso ? timeLabels(iso) : null;
+  if (!iso || !labels) return <span>—</span>;
+  return (
+    <time dateTime={iso} title={labels.absolute}>
+      {prefix}
+      {labels.relative}
+    </time>
+  );
+}
+
+const STATUS_LABELS: Record<ModeratedComment['status'], string> = {
+  visible: 'Shown',
+  held: 'Hidden for review',
+  pending: 'Awaiting review',
+  removed: 'Removed',
+  deleted: 'Deleted by its author',
+};
+
+const badge = 'inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold';
+
+/** The comment under review: who wrote it where and when, its status and its words. */
+export function ModeratedText({ comment }: { comment: ModeratedComment }) {
+  return (
+    <div className="mt-3">
+      <p className="text-muted text-sm">
+        {comment.parentCommentId === null ? 'Comment' : 'Reply'} by{' '}
+        <span className="text-ink font-semibold">{comment.authorName || 'a parent'}</span> on{' '}
+        <a
+          href={`/blog/${comment.postSlug}#comment-${comment.commentId}`}
+          className="text-brand-dark font-medium underline underline-offset-4"
+        >
+          {comment.postTitle}
+        </a>
+        , <When iso={comment.createdAt} />
+        {comment.editedAt && ' (edited)'} ·{' '}
+        <span className={`${badge} bg-gray-100 text-gray-800`}>{STATUS_LABELS[comment.status]}</span>
+      </p>
+      {comment.content ? (
+        <blockquote className="border-sand text-ink bg-cream mt-2 rounded-lg border-l-4 p-3 break-words whitespace-pre-line">
+          {comment.content}
+        </blockquote>
+      ) : (
+        <p className="text-muted mt-2 text-sm italic">No text is kept for this comment.</p>
+      )}
+      {comment.purgeAfter && (
+        <p className="mt-2 text-sm text-purple-900">
+          Preserved as child-safety evidence until <When iso={comment.purgeAfter} prefix="" />, then purged.
+        </p>
+      )}
+    </div>
+  );
+}
+
+const actionButton =
+  'border-sand text-ink hover:bg-sand rounded-lg border bg-white px-3 py-1.5 text-sm font-semibold';
+const dangerButton = 'rounded-lg bg-red-700 px-3 py-1.5 text-sm font-semibold text-white hover:bg-red-800';
+
+export interface GroupActions {
+  onResolve: (group: ReportGroup, action: 'remove' | 'restore' | 'dismiss') => void;
+  onSuspend: (uid: string, name: string) => void;
+}
+
+/** One comment's open reports, with the decisions a moderator can take. */
+export function ReportCard({ group, actions }: { group: ReportGroup; actions: GroupActions }) {
+  const { comment } = group;
+  const headingId = `report-${group.reportId}-heading`;
+  const hidden = comment.status === 'held' || comment.status === 'removed';
+  return (
+    <article
+      id={`report-${group.reportId}`}
+      aria-labelledby={headingId}
+      className={`scroll-mt-24 rounded-2xl border bg-white p-5 shadow-sm ${group.childSafety ? 'border-red-300' : 'border-sand'}`}
+    >
+      <div className="flex flex-wrap items-center gap-2">
+        <h3 id={headingId} className="text-ink text-lg font-semibold">
+          {group.childSafety ? 'Child safety concern' : 'Reported comment'}
+          <span className="sr-only"> #{group.reportId}</span>
+        </h3>
+        {group.childSafety && <span className={`${badge} bg-red-100 text-red-900`}>Escalated</span>}
+        {group.overdue && <span className={`${badge} bg-red-700 text-white`}>Overdue</span>}
+      </div>
+      <p className="text-muted mt-1 text-sm">
+        {group.reporterCount} {group.reporterCount === 1 ? 'parent' : 'parents'} reported it ·{' '}
+        {group.categories
+          .map(
+            ({ category, count }) => `${REPORT_CATEGORY_LABELS[category]}${count > 1 ? ` × ${count}` : ''}`,
+          )
+          .join(', ')}
+      </p>
+      <p className="text-muted mt-1 text-sm">
+        Opened <When iso={group.openedAt} /> ·{' '}
+        <span className={group.overdue ? 'font-semibold text-red-800' : ''}>
+          {group.overdue ? 'Overdue: was due ' : 'Due '}
+          <When iso={group.dueAt} />
+        </span>
+      </p>
+      <ModeratedText comment={comment} />
+      {group.notes.length > 0 && (
+        <div className="mt-3">
+          <h4 className="text-ink text-sm font-semibold">Reporters’ notes</h4>
+          <ul className="mt-1 space-y-1">
+            {group.notes.map((note) => (
+              <li key={note.reportId} className="text-ink text-sm">
+                <span className="text-muted">{REPORT_CATEGORY_LABELS[note.category]}:</span> {note.note}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <div className="mt-4 flex flex-wrap gap-2">
+        {comment.status !== 'removed' && (
+          <button type="button" className={dangerButton} onClick={() => actions.onResolve(group, 'remove')}>
+            Remove comment
+          </button>
+        )}
+        {hidden && (
+          <button type="button" className={actionButton} onClick={() => actions.onResolve(group, 'restore')}>
+            Restore comment
+          </button>
+        )}
+        <button type="button" className={actionButton} onClick={() => actions.onResolve(group, 'dismiss')}>
+          Dismiss reports
+        </button>
+        {comment.authorUid && (
+          <button
+            type="button"
+            className={actionButton}
+            onClick={() => actions.onSuspend(comment.authorUid!, comment.authorName)}
+          >
+            Suspend {comment.authorName || 'author'}
+          </button>
+        )}
+      </div>
+    </article>
+  );
+}
+
+/** A comment waiting for review, with Approve and Reject. */
+export function PendingCard({
+  comment,
+  onReview,
+  onSuspend,
+}: {
+  comment: ModeratedComment;
+  onReview: (comment: ModeratedComment, action: 'approve' | 'reject') => void;
+  onSuspend: (uid: string, name: string) => void;
+}) {
+  const headingId = `pending-${comment.commentId}-heading`;
+  return (
+    <article aria-labelledby={headingId} className="border-sand rounded-2xl border bg-white p-5 shadow-sm">
+      <h3 id={headingId} className="text-ink text-lg font-semibold">
+        {comment.statusReason ?? 'Awaiting review'}
+      </h3>
+      <ModeratedText comment={comment} />
+      <div className="mt-4 flex flex-wrap gap-2">
+        <button
+          type="button"
+          className="bg-brand hover:bg-brand-dark rounded-lg px-3 py-1.5 text-sm font-semibold text-white"
+          onClick={() => onReview(comment, 'approve')}
+        >
+          Approve
+        </button>
+        <button type="button" className={dangerButton} onClick={() => onReview(comment, 'reject')}>
+          Reject
+        </button>
+        {comment.authorUid && (
+          <button
+            type="button"
+            className={actionButton}
+            onClick={() => onSuspend(comment.authorUid!, comment.authorName)}
+          >
+            Suspend {comment.authorName || 'author'}
+          </button>
+        )}
+      </div>
+    </article>
+  );
+}
+
+/** Suspending a parent: for a number of days or until lifted, with a reason. */
+export function SuspendDialog({
+  name,
+  onConfirm,
+  onClose,
+  fallbackFocus,
+}: {
+  name: string;
+  onConfirm: (days: number | null, reason: string) => Promise<void>;
+  onClose: () => void;
+  fallbackFocus: () => HTMLElement | null;
+}) {
+  const id = useId();
+  const [length, setLength] = useState<'days' | 'lifted'>('days');
+  const [days, setDays] = useState('7');
+  const [daysError, setDaysError] = useState<string | null>(null);
+  return (
+    <ActionDialog
+      title={`Suspend ${name || 'this parent'}?`}
+      description="A suspended parent can still read, but every write (comments, replies, edits, likes, reports) is refused with your reason and the end date."
+      confirmLabel="Suspend"
+      reason="required"
+      reasonLabel="Reason (shown to the parent)"
+      destructive
+      onClose={onClose}
+      fallbackFocus={fallbackFocus}
+      onConfirm={async (reason) => {
+        const count = Number(days);
+        if (length === 'days' && !(Number.isInteger(count) && count >= 1 && count <= SUSPENSION_DAYS_MAX)) {
+          const message = `Enter a whole number of days from 1 to ${SUSPENSION_DAYS_MAX}.`;
+          setDaysError(message);
+          throw new Error(message);
+        }
+        setDaysError(null);
+        await onConfirm(length === 'days' ? count : null, reason ?? '');
+      }}
+    >
+      <fieldset>
+        <legend className="text-ink text-sm font-medium">How long</legend>
+        <div className="mt-2 space-y-2">
+          <div className="flex flex-wrap items-center gap-2">
+            <input
+              id={`${id}-days-choice`}
+              type="radio"
+              name={`${id}-length`}
+              checked={length === 'days'}
+              onChange={() => setLength('days')}
+              className="accent-brand h-4 w-4"
+            />
+            <label htmlFor={`${id}-days-choice`} className="text-ink text-sm">
+              For a number of days
+            </label>
+            <label htmlFor={`${id}-days`} className="sr-only">
+              Number of days
+            </label>
+            <input
+              id={`${id}-days`}
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={SUSPENSION_DAYS_MAX}
+              value={days}
+              disabled={length !== 'days'}
+              onChange={(event) => setDays(event.target.value)}
+              aria-invalid={daysError ? true : undefined}
+              className="border-sand text-ink focus:border-brand focus:ring-brand/30 w-24 rounded-lg border bg-white px-3 py-1.5 focus:ring-2 focus:outline-none disabled:bg-gray-100"
+            />
+          </div>
+          <div className="flex items-center gap-2">
+            <input
+              id={`${id}-lifted`}
+              type="radio"
+              name={`${id}-length`}
+              checked={length === 'lifted'}
+              onChange={() => setLength('lifted')}
+              className="accent-brand h-4 w-4"
+            />
+            <label htmlFor={`${id}-lifted`} className="text-ink text-sm">
+              Until a moderator lifts it
+            </label>
+          </div>
+        </div>
+      </fieldset>
+    </ActionDialog>
+  );
+}

@@ -1,0 +1,118 @@
+// The moderation console's data: the report queue, comments awaiting review, suspensions,
+// escalations and the audit log, each keyed by the signed-in moderator's uid, and the decisions
+// that change them. Every call carries the moderator's token; the API checks the role.
+import type { AuditEntry, ResolveAction } from '../../api/contract.ts';
+import type { ClientResponse } from 'hono/client';
+import { api, read, withToken } from '../lib/api.ts';
+import { nextCursor } from '../lib/thread.ts';
+import { getIdToken } from './auth.ts';
+import { type KeyedQuery, keyedQuery } from './query.ts';
+
+const auth = async () => withToken(await getIdToken());
+
+export const reportQueue = keyedQuery('moderation-reports', async () =>
+  read(api.moderation.reports.$get({ query: { status: 'open' } }, await auth())),
+);
+
+export const pendingComments = keyedQuery('moderation-pending', async () =>
+  read(api.moderation.comments.$get(undefined, await auth())),
+);
+
+export const suspensions = keyedQuery('moderation-suspensions', async () =>
+  read(api.moderation.suspensions.$get(undefined, await auth())),
+);
+
+export const escalations = keyedQuery('moderation-escalations', async () =>
+  read(api.moderation.escalations.$get(undefined, await auth())),
+);
+
+export interface AuditPage {
+  entries: AuditEntry[];
+  /** The cursor of the next (older) page, or null. */
+  next: number | null;
+}
+
+async function loadAudit(before: number | null): Promise<AuditPage> {
+  const res = await api.moderation.audit.$get(
+    { query: before === null ? {} : { before: String(before) } },
+    await auth(),
+  );
+  const next = nextCursor(res.headers.get('Link'));
+  return { entries: await read(res), next };
+}
+
+export const auditLog = keyedQuery<AuditPage>('moderation-audit', () => loadAudit(null));
+
+/** Loads every list afresh. */
+export function refreshAll(uid: string): void {
+  for (const query of [reportQueue, pendingComments, suspensions, escalations, auditLog]) query.refresh(uid);
+}
+
+/** Adds the next page of the audit log under what is shown. */
+export async function loadMoreAudit(uid: string): Promise<void> {
+  const current = auditLog.get(uid);
+  if (!current || current.next === null) return;
+  const page = await loadAudit(current.next);
+  auditLog.set(uid, { entries: [...current.entries, ...page.entries], next: page.next });
+}
+
+/** Sends a decision; the list it changes and the audit log are loaded afresh. */
+async function decide<T extends ClientResponse<unknown>>(
+  uid: string,
+  changed: Pick<KeyedQuery<unknown>, 'refresh'>,
+  request: Promise<T>,
+) {
+  const result = await read(request);
+  changed.refresh(uid);
+  auditLog.refresh(uid);
+  return result;
+}
+
+/** Resolves a report and every open report of its comment. */
+export async function resolveReport(uid: string, reportId: number, action: ResolveAction, reason: string) {
+  return decide(
+    uid,
+    reportQueue,
+    api.moderation.reports[':reportId'].resolve.$post(
+      { param: { reportId: String(reportId) }, json: { action, reason } },
+      await auth(),
+    ),
+  );
+}
+
+/** Approves or rejects a comment that waits for review. */
+export async function reviewComment(
+  uid: string,
+  commentId: number,
+  action: 'approve' | 'reject',
+  reason: string | null,
+) {
+  return decide(
+    uid,
+    pendingComments,
+    api.moderation.comments[':commentId'].review.$post(
+      { param: { commentId: String(commentId) }, json: { action, reason } },
+      await auth(),
+    ),
+  );
+}
+
+/** Suspends a parent for some days, or until lifted (days: null). */
+export async function suspendParent(uid: string, target: string, days: number | null, reason: string) {
+  return decide(
+    uid,
+    suspensions,
+    api.moderation.users[':uid'].suspend.$post(
+      { param: { uid: target }, json: { days, reason } },
+      await auth(),
+    ),
+  );
+}
+
+export async function liftSuspension(uid: string, target: string, reason: string) {
+  return decide(
+    uid,
+    suspensions,
+    api.moderation.users[':uid'].lift.$post({ param: { uid: target }, json: { reason } }, await auth()),
+  );
+}

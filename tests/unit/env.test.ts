@@ -1,0 +1,27 @@
+// The trust-and-safety variables, validated at start-up like every other (api/env.ts).
+import { describe, expect, it } from 'vitest';
+import { EnvError, parseEnv } from '../../api/env.ts';
+
+describe('trust-and-safety environment', () => {
+  it('holds first comments by default, and takes 0 or 1', () => {
+    expect(parseEnv({}).MODERATION_HOLD_FIRST).toBe(true);
+    expect(parseEnv({ MODERATION_HOLD_FIRST: '0' }).MODERATION_HOLD_FIRST).toBe(false);
+    expect(parseEnv({ MODERATION_HOLD_FIRST: '1' }).MODERATION_HOLD_FIRST).toBe(true);
+    expect(() => parseEnv({ MODERATION_HOLD_FIRST: 'yes' })).toThrow(/MODERATION_HOLD_FIRST: must be 0 or 1/);
+  });
+
+  it('takes an optional escalation URL, and names a bad one', () => {
+    expect(parseEnv({}).SAFETY_ESCALATION_URL).toBeUndefined();
+    expect(parseEnv({ SAFETY_ESCALATION_URL: '' }).SAFETY_ESCALATION_URL).toBeUndefined();
+    expect(parseEnv({ SAFETY_ESCALATION_URL: 'https://hooks.example/safety' }).SAFETY_ESCALATION_URL).toBe(
+      'https://hooks.example/safety',
+    );
+    expect(() => parseEnv({ SAFETY_ESCALATION_URL: 'not a url' })).toThrow(EnvError);
+    expect(() => parseEnv({ SAFETY_ESCALATION_URL: 'not a url' })).toThrow(/SAFETY_ESCALATION_URL/);
+  });
+
+  it('limits reports to 5 a minute unless told otherwise', () => {
+    expect(parseEnv({}).RATE_LIMIT_REPORTS_PER_MINUTE).toBe(5);
+    expect(parseEnv({ RATE_LIMIT_REPORTS_PER_MINUTE: '20' }).RATE_LIMIT_REPORTS_PER_MINUTE).toBe(20);
+  });
+});
