@@ -5,7 +5,8 @@ import { getOrCreateProfile } from '../db/queries/profiles.ts';
 import { activeSuspension } from '../db/queries/suspensions.ts';
 import type { AppDeps, MaybeUserEnv, UserEnv } from '../types.ts';
 
-const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]{1,4096})$/;
+// The scheme is case-insensitive (RFC 9110 §11.1): `bearer` and `BEARER` are the same.
+const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]{1,4096})$/i;
 
 type Verified = { identity: Identity } | { error: string };
 

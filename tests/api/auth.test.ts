@@ -48,6 +48,13 @@ describe('ID token verification', () => {
     expect(res.status).toBe(200);
   });
 
+  it('accepts the scheme in any case, and refuses a header that is not a bearer token', async () => {
+    const user = await createEmulatorUser(host);
+    expect((await profile(undefined, `bearer ${user.idToken}`)).status).toBe(200);
+    expect((await profile(undefined, `BEARER ${user.idToken}`)).status).toBe(200);
+    expect((await profile(undefined, `Basic ${user.idToken}`)).status).toBe(401);
+  });
+
   it('accepts a token with correct claims in the emulator format (so the forgeries below test one claim each)', async () => {
     expect((await profile(forge({ sub: realUid, user_id: realUid }))).status).toBe(200);
   });

@@ -119,8 +119,14 @@ describe('home', () => {
       await page.goto(`${base}/`);
       const cards = page.locator('#featured li article');
       const rows = async () => {
-        const boxes = await Promise.all((await cards.all()).map((card) => card.boundingBox()));
-        const [first, second, third] = boxes.map((box) => box!);
+        // Measured in one go: boxes read one by one could straddle a late layout change above them.
+        const boxes = await cards.evaluateAll((articles) =>
+          articles.map((article) => {
+            const { x, y, width, height } = article.getBoundingClientRect();
+            return { x, y, width, height };
+          }),
+        );
+        const [first, second, third] = boxes;
         // Side by side on one row, both wider than a thumbnail, and the third on the next row.
         expect(second!.y).toBe(first!.y);
         expect(second!.x).toBeGreaterThan(first!.x + first!.width);

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import type { Comment, Reply } from '../../../api/contract.ts';
 import { demoRole } from '../../lib/demo-comments.ts';
-import { timeLabels } from '../../lib/time.ts';
+import { useTimeLabels } from '../../lib/time.ts';
 import { Avatar } from './Avatar.tsx';
 import { HeartIcon, ReplyIcon, ShieldIcon, StarBadgeIcon } from '../../components/icons.tsx';
 import { AWAITING_REVIEW, DELETED_PLACEHOLDER, HELD_PLACEHOLDER, REMOVED_PLACEHOLDER } from './messages.ts';
@@ -103,8 +103,8 @@ const action =
 export function CommentItem({ comment, actions, replyBox, editBox }: Props) {
   const topLevel = isTopLevel(comment);
   const kind = topLevel ? 'comment' : 'reply';
-  const time = timeLabels(comment.created_at);
-  const edited = comment.edited_at ? timeLabels(comment.edited_at) : null;
+  const time = useTimeLabels(comment.created_at);
+  const edited = useTimeLabels(comment.edited_at);
   const likes = `${comment.like_count} ${comment.like_count === 1 ? 'like' : 'likes'}`;
   const liking = actions.likingId === comment.comment_id;
   const replyOpen = actions.replyingTo === comment.comment_id;

@@ -7,11 +7,11 @@ import {
   type ReportGroup,
   SUSPENSION_DAYS_MAX,
 } from '../../../api/contract.ts';
-import { timeLabels } from '../../lib/time.ts';
+import { useTimeLabels } from '../../lib/time.ts';
 import { ActionDialog } from '../dialogs/ActionDialog.tsx';
 
 export function When({ iso, prefix = '' }: { iso: string | null; prefix?: string }) {
-  const labels = iso ? timeLabels(iso) : null;
+  const labels = useTimeLabels(iso);
   if (!iso || !labels) return <span>—</span>;
   return (
     <time dateTime={iso} title={labels.absolute}>
