@@ -1,12 +1,16 @@
-// The three-step sign-in dialog (spec §2 "Sign-in dialog", §4, §5, §8; design decisions 6, 11).
+// The three-step sign-in dialog (docs/product.md, "Sign-in and demo mode"). It works with and
+// without Firebase's email enumeration protection: an empty answer to the email lookup never
+// decides between signing in and creating an account; the parent does.
 // Radix gives the focus trap, Escape, an accessible title and returning focus to the opener.
 import { useStore } from '@nanostores/react';
 import * as Dialog from '@radix-ui/react-dialog';
 import { type SubmitEvent, useEffect, useRef, useState } from 'react';
 import { SIGN_IN_DIALOG_RESET_MS, SITE_NAME } from '../config.ts';
+import { authErrorCode, authErrorMessage } from '../lib/auth-messages.ts';
 import {
   createAccount,
   fetchSignInMethods,
+  sendPasswordReset,
   signInWithEmail,
   signInWithGoogle,
   startDemoMode,
@@ -18,20 +22,17 @@ type Step = 'initial' | 'email' | 'password';
 
 export const DIALOG_DEMO_MESSAGE =
   'Demo mode is active: Google authentication is not configured in this environment.';
-export const NO_ACCOUNT_MESSAGE = 'No account found. Please create a password for your new account.';
 
-function codeOf(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
-}
-
-function messageOf(error: unknown): string | undefined {
-  return error instanceof Error && error.message ? error.message : undefined;
+function resetSentMessage(email: string): string {
+  return `If an account exists for ${email}, we've sent a link to reset the password.`;
 }
 
 const primary =
   'bg-brand hover:bg-brand-dark w-full rounded-lg px-4 py-2.5 text-sm font-semibold text-white disabled:cursor-wait disabled:opacity-60';
 const secondary =
   'border-sand text-ink hover:bg-cream inline-flex w-full items-center justify-center gap-2 rounded-lg border bg-white px-4 py-2.5 text-sm font-semibold disabled:cursor-wait disabled:opacity-60';
+const textButton =
+  'text-brand-dark rounded text-sm font-semibold underline underline-offset-2 hover:no-underline disabled:cursor-wait disabled:opacity-60';
 const input =
   'border-sand text-ink focus:border-brand mt-1 block w-full rounded-lg border bg-white px-3 py-2 text-base disabled:bg-gray-100 disabled:text-muted';
 
@@ -44,8 +45,21 @@ export default function SignInDialog() {
   const [info, setInfo] = useState<string | null>(null);
   const [demo, setDemo] = useState(false);
   const [creating, setCreating] = useState(false);
+  // The lookup answered no methods: a new email, or any email under enumeration protection.
+  const [mayBeNew, setMayBeNew] = useState(false);
   const [working, setWorking] = useState(false);
   const resetTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const emailInput = useRef<HTMLInputElement>(null);
+  const passwordInput = useRef<HTMLInputElement>(null);
+  const forgotButton = useRef<HTMLButtonElement>(null);
+  // Buttons are disabled while work runs, which drops their focus; this is where it goes after.
+  const focusAfterWork = useRef<HTMLElement | null>(null);
+
+  useEffect(() => {
+    if (working) return;
+    focusAfterWork.current?.focus();
+    focusAfterWork.current = null;
+  }, [working]);
 
   // Closing resets the dialog after 200 ms (spec §2), so the content does not change while it fades.
   useEffect(() => {
@@ -62,6 +76,7 @@ export default function SignInDialog() {
       setInfo(null);
       setDemo(false);
       setCreating(false);
+      setMayBeNew(false);
       setWorking(false);
     }, SIGN_IN_DIALOG_RESET_MS);
     return () => {
@@ -77,13 +92,21 @@ export default function SignInDialog() {
     setDemo(false);
   }
 
-  function showFailure(caught: unknown, fallback: string) {
-    if (codeOf(caught) === 'DEMO_MODE') {
+  function showFailure(caught: unknown, fallback?: string) {
+    if (authErrorCode(caught) === 'DEMO_MODE') {
       setDemo(true);
       setError(null);
     } else {
-      setError(messageOf(caught) ?? fallback);
+      setError(authErrorMessage(caught, fallback));
     }
+  }
+
+  /** Switches the password step between signing in and creating an account, keeping what was typed. */
+  function choose(create: boolean) {
+    clearMessages();
+    setCreating(create);
+    // The button pressed disappears with the switch: keep focus where the parent types next.
+    passwordInput.current?.focus();
   }
 
   async function google() {
@@ -93,7 +116,7 @@ export default function SignInDialog() {
       await signInWithGoogle();
       close();
     } catch (caught) {
-      if (codeOf(caught) !== 'DEMO_MODE') console.error('Google sign-in failed', caught);
+      if (authErrorCode(caught) !== 'DEMO_MODE') console.error('Google sign-in failed', caught);
       showFailure(caught, 'Failed to sign in with Google');
     } finally {
       setWorking(false);
@@ -106,17 +129,15 @@ export default function SignInDialog() {
     const address = email.trim();
     if (!address) {
       setError('Please enter your email');
+      emailInput.current?.focus();
       return;
     }
     setWorking(true);
     try {
       const methods = await fetchSignInMethods(address);
-      if (methods.includes('password')) {
+      if (methods.length === 0 || methods.includes('password')) {
         setCreating(false);
-        setStep('password');
-      } else if (methods.length === 0) {
-        setCreating(true);
-        setInfo(NO_ACCOUNT_MESSAGE);
+        setMayBeNew(methods.length === 0);
         setStep('password');
       } else {
         setInfo(`This email is registered with ${methods.join(', ')}. Please use Google sign-in.`);
@@ -129,6 +150,7 @@ export default function SignInDialog() {
       }
     } catch (caught) {
       showFailure(caught, 'An error occurred');
+      focusAfterWork.current = emailInput.current;
     } finally {
       setWorking(false);
     }
@@ -136,10 +158,10 @@ export default function SignInDialog() {
 
   async function submitPassword(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
-    setError(null);
-    setDemo(false);
+    clearMessages();
     if (!password) {
       setError('Please enter your password');
+      passwordInput.current?.focus();
       return;
     }
     setWorking(true);
@@ -153,15 +175,23 @@ export default function SignInDialog() {
         close();
       }
     } catch (caught) {
-      const code = codeOf(caught);
-      if (code === 'DEMO_MODE') setDemo(true);
-      else if (
-        code === 'auth/wrong-password' ||
-        code === 'auth/user-not-found' ||
-        code === 'auth/invalid-credential'
-      )
-        setError('Incorrect email or password');
-      else setError(messageOf(caught) ?? 'Failed to sign in');
+      showFailure(caught, 'Failed to sign in');
+      focusAfterWork.current = passwordInput.current;
+    } finally {
+      setWorking(false);
+    }
+  }
+
+  async function forgotPassword() {
+    clearMessages();
+    const address = email.trim();
+    focusAfterWork.current = forgotButton.current;
+    setWorking(true);
+    try {
+      await sendPasswordReset(address);
+      setInfo(resetSentMessage(address));
+    } catch (caught) {
+      showFailure(caught);
     } finally {
       setWorking(false);
     }
@@ -170,6 +200,8 @@ export default function SignInDialog() {
   function back() {
     clearMessages();
     setPassword('');
+    setCreating(false);
+    setMayBeNew(false);
     setStep(step === 'password' ? 'email' : 'initial');
   }
 
@@ -227,6 +259,7 @@ export default function SignInDialog() {
                     Email
                   </label>
                   <input
+                    ref={emailInput}
                     id="sign-in-email"
                     type="email"
                     autoComplete="email"
@@ -253,6 +286,7 @@ export default function SignInDialog() {
                     Password
                   </label>
                   <input
+                    ref={passwordInput}
                     id="sign-in-password"
                     type="password"
                     autoComplete={creating ? 'new-password' : 'current-password'}
@@ -261,9 +295,33 @@ export default function SignInDialog() {
                     onChange={(e) => setPassword(e.target.value)}
                     className={input}
                   />
+                  {!creating && (
+                    <button
+                      ref={forgotButton}
+                      type="button"
+                      className={`${textButton} mt-2`}
+                      onClick={forgotPassword}
+                      disabled={working}
+                    >
+                      Forgot password?
+                    </button>
+                  )}
                 </div>
                 <StepButtons label="Sign In" onBack={back} working={working} />
               </form>
+            )}
+            {step === 'password' && mayBeNew && (
+              <p className="text-muted mt-4 text-sm">
+                {creating ? 'Already have an account?' : `New to ${SITE_NAME}?`}{' '}
+                <button
+                  type="button"
+                  className={textButton}
+                  onClick={() => choose(!creating)}
+                  disabled={working}
+                >
+                  {creating ? 'Sign in instead' : 'Create an account'}
+                </button>
+              </p>
             )}
           </div>
 

@@ -13,6 +13,7 @@ import {
 } from '../../api/contract.ts';
 import { AUTH_INIT_INTERVAL_MS, AUTH_INIT_TRIES, POST_REDIRECT_WAIT_MS } from '../config.ts';
 import { api, read, withToken } from '../lib/api.ts';
+import { authErrorCode } from '../lib/auth-messages.ts';
 
 export type Profile = UserProfile;
 
@@ -251,20 +252,25 @@ export async function signInWithGoogle(): Promise<void> {
     await sdk.signInWithPopup(auth, provider);
     storage.set('local', SESSION_HINT, '1');
   } catch (error) {
-    if ((error as { code?: string }).code !== 'auth/popup-blocked') throw error;
+    if (authErrorCode(error) !== 'auth/popup-blocked') throw error;
     storage.set('session', REDIRECT_PATH, window.location.href);
     storage.set('session', PENDING_REDIRECT, '1');
     await sdk.signInWithRedirect(auth, provider);
   }
 }
 
-/** The sign-in methods of an email; a failed check is logged and reads as none (spec §8). */
+/**
+ * The sign-in methods of an email. Under email enumeration protection the answer is always empty,
+ * so empty means "unknown" (docs/product.md, "Sign-in and demo mode"). A failed check is logged and
+ * reads as empty too; only an address the provider rejects is the parent's to correct.
+ */
 export async function fetchSignInMethods(email: string): Promise<string[]> {
   assertConfigured();
   const { auth, sdk } = await readyAuth();
   try {
     return await sdk.fetchSignInMethodsForEmail(auth, email);
   } catch (error) {
+    if (authErrorCode(error) === 'auth/invalid-email') throw error;
     console.error('Checking the sign-in methods failed', error);
     return [];
   }
@@ -287,6 +293,20 @@ export async function createAccount(email: string, password: string): Promise<vo
     await sdk.sendEmailVerification(user);
   } catch (error) {
     console.error('Sending the verification email failed', error);
+  }
+}
+
+/**
+ * Sends the provider's password-reset email. An unknown address (reported only without email
+ * enumeration protection) reads as sent, so the answer never tells whether an account exists.
+ */
+export async function sendPasswordReset(email: string): Promise<void> {
+  assertConfigured();
+  const { auth, sdk } = await readyAuth();
+  try {
+    await sdk.sendPasswordResetEmail(auth, email);
+  } catch (error) {
+    if (authErrorCode(error) !== 'auth/user-not-found') throw error;
   }
 }
 

@@ -1,10 +1,15 @@
 // The navigation's sign-in in Chromium against the real `npm start` servers: the three-step dialog,
-// account creation, sessions and sign-out through the Auth emulator (authBaseURL), and demo mode
-// (baseURL). Also checks that anonymous readers never download the identity provider's SDK.
+// account creation, password reset, sessions and sign-out through the Auth emulator (authBaseURL),
+// with Firebase's email enumeration protection off and on, and demo mode (baseURL). Also checks
+// that anonymous readers never download the identity provider's SDK.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createEmulatorUser } from '../helpers/auth-emulator.ts';
-import { closePage, launchBrowser, openPage } from '../helpers/browser.ts';
+import {
+  createEmulatorUser,
+  emulatorOobCodes,
+  setEmailEnumerationProtection,
+} from '../helpers/auth-emulator.ts';
+import { closePage, expectNoAxeViolations, launchBrowser, openPage } from '../helpers/browser.ts';
 
 let browser: Browser;
 const TIMEOUT = 15_000;
@@ -23,6 +28,14 @@ const signInButton = (page: Page) => page.locator('[data-testid=sign-in-button]'
 const accountButton = (page: Page, name: string) =>
   page.getByRole('button', { name: `Account menu for ${name}`, exact: true });
 
+/** Opens the dialog from the navigation and chooses email. */
+async function openEmailStep(page: Page) {
+  await signInButton(page).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('button', { name: 'Continue with Email' }).click();
+  return dialog;
+}
+
 async function alertText(page: Page): Promise<string> {
   const alert = page.getByRole('dialog').getByRole('alert');
   await alert.waitFor();
@@ -30,10 +43,6 @@ async function alertText(page: Page): Promise<string> {
 }
 
 describe('sign-in with the Auth emulator', () => {
-  const password = 'correct-horse-9';
-  const local = `new-parent-${crypto.randomUUID().slice(0, 8)}`;
-  const email = `${local}@example.com`;
-
   it('never loads the identity provider for an anonymous visitor, only once sign-in starts', async () => {
     const base = inject('authBaseURL');
     const page = await newPage();
@@ -47,9 +56,7 @@ describe('sign-in with the Auth emulator', () => {
     expect(anonymous.filter((url) => url.includes(inject('authEmulatorHost')))).toEqual([]);
 
     // Starting sign-in loads the SDK on demand and talks to the emulator.
-    await signInButton(page).click();
-    const dialog = page.getByRole('dialog');
-    await dialog.getByRole('button', { name: 'Continue with Email' }).click();
+    const dialog = await openEmailStep(page);
     await dialog.getByLabel('Email').fill(`nobody-${crypto.randomUUID().slice(0, 8)}@example.com`);
     await dialog.getByRole('button', { name: 'Continue', exact: true }).click();
     await dialog.getByLabel('Password').waitFor();
@@ -58,9 +65,43 @@ describe('sign-in with the Auth emulator', () => {
     expect(later.some((url) => url.includes('identitytoolkit'))).toBe(true);
     await closePage(page);
   });
+});
 
-  it('validates, creates an account, keeps the session across reloads and signs out', async () => {
+// Firebase projects created since September 2023 have email enumeration protection on: the email
+// lookup then always answers no methods. The whole dialog must work either way.
+describe.each([
+  { protection: false, setting: 'off' },
+  { protection: true, setting: 'on' },
+])('sign-in with the Auth emulator, email enumeration protection $setting', ({ protection }) => {
+  const password = 'correct-horse-9';
+  const newEmail = () => `new-parent-${crypto.randomUUID().slice(0, 8)}@example.com`;
+  const focusedId = (page: Page) => page.evaluate(() => document.activeElement?.id ?? '');
+
+  beforeAll(async () => {
+    await setEmailEnumerationProtection(inject('authEmulatorHost'), protection);
+  });
+  afterAll(async () => {
+    // The emulator's default, which the other test files expect.
+    await setEmailEnumerationProtection(inject('authEmulatorHost'), false);
+  });
+
+  /** Opens the dialog and enters the email, up to the password step. */
+  async function passwordStep(page: Page, email: string) {
+    await page.goto(`${inject('authBaseURL')}/`);
+    const dialog = await openEmailStep(page);
+    await dialog.getByLabel('Email').fill(email);
+    await dialog.getByLabel('Email').press('Enter');
+    await dialog.getByLabel('Password').waitFor();
+    expect(await focusedId(page)).toBe('sign-in-password');
+    expect(await dialog.getByLabel('Email').isDisabled()).toBe(true);
+    expect(await dialog.getByLabel('Email').inputValue()).toBe(email);
+    return dialog;
+  }
+
+  it('validates, creates an account through Create an account, keeps the session and signs out', async () => {
     const base = inject('authBaseURL');
+    const email = newEmail();
+    const local = email.split('@')[0]!;
     const page = await newPage();
     await page.goto(`${base}/`);
     await signInButton(page).click();
@@ -72,20 +113,43 @@ describe('sign-in with the Auth emulator', () => {
     await dialog.getByRole('button', { name: 'Continue with Email' }).click();
     await dialog.getByRole('button', { name: 'Continue', exact: true }).click();
     expect(await alertText(page)).toBe('Please enter your email');
+    await dialog.getByLabel('Email').fill('parent-at-example.com');
+    await dialog.getByRole('button', { name: 'Continue', exact: true }).click();
+    await dialog.getByText('Please enter a valid email address.').waitFor();
+    expect(await dialog.getByLabel('Email').inputValue()).toBe('parent-at-example.com');
+    expect(await focusedId(page)).toBe('sign-in-email');
     // Back clears the error; the email step comes back without it.
     await dialog.getByRole('button', { name: 'Back' }).click();
     expect(await dialog.getByRole('alert').count()).toBe(0);
-    await dialog.getByRole('button', { name: 'Continue with Email' }).click();
 
-    await dialog.getByLabel('Email').fill(email);
-    await dialog.getByLabel('Email').press('Enter');
-    await dialog.getByText('No account found. Please create a password for your new account.').waitFor();
-    expect(await dialog.getByLabel('Email').isDisabled()).toBe(true);
+    await passwordStep(page, email);
+    // Nothing is decided for the parent: signing in and creating an account are both offered.
+    await dialog.getByText('Enter your password.').waitFor();
+    await dialog.getByRole('button', { name: 'Forgot password?' }).waitFor();
+    await expectNoAxeViolations(page);
+    await dialog.getByRole('button', { name: 'Create an account' }).press('Enter');
+    await dialog.getByText('Create a password for your account.').waitFor();
+    expect(await focusedId(page)).toBe('sign-in-password');
+    expect(await dialog.getByLabel('Password').getAttribute('autocomplete')).toBe('new-password');
+    expect(await dialog.getByRole('button', { name: 'Forgot password?' }).count()).toBe(0);
+    await dialog.getByRole('button', { name: 'Sign in instead' }).waitFor();
+    await expectNoAxeViolations(page);
+
     await dialog.getByRole('button', { name: 'Sign In', exact: true }).click();
     expect(await alertText(page)).toBe('Please enter your password');
+    await dialog.getByLabel('Password').fill('short');
+    await dialog.getByRole('button', { name: 'Sign In', exact: true }).click();
+    expect(await alertText(page)).toBe('That password is too short. Please use at least 6 characters.');
+    // The bad input is kept and focused, to be corrected.
+    expect(await dialog.getByLabel('Password').inputValue()).toBe('short');
+    expect(await focusedId(page)).toBe('sign-in-password');
     await dialog.getByLabel('Password').fill(password);
     await dialog.getByRole('button', { name: 'Sign In', exact: true }).click();
     await page.waitForURL(`${base}/confirmation`);
+    const sent = await emulatorOobCodes(inject('authEmulatorHost'));
+    expect(sent.filter((code) => code.email === email).map((code) => code.requestType)).toEqual([
+      'VERIFY_EMAIL',
+    ]);
 
     await page.goto(`${base}/`);
     await accountButton(page, local).waitFor();
@@ -107,25 +171,85 @@ describe('sign-in with the Auth emulator', () => {
     await closePage(page);
   });
 
-  it('shows Incorrect email or password for a wrong password, then signs in', async () => {
-    const base = inject('authBaseURL');
+  it('shows Incorrect email or password for a wrong password and an unknown email, then signs in', async () => {
     const existing = await createEmulatorUser(inject('authEmulatorHost'), { password });
     const page = await newPage();
-    await page.goto(`${base}/`);
-    await signInButton(page).click();
-    const dialog = page.getByRole('dialog');
-    await dialog.getByRole('button', { name: 'Continue with Email' }).click();
-    await dialog.getByLabel('Email').fill(existing.email);
-    await dialog.getByRole('button', { name: 'Continue', exact: true }).click();
+
+    // An unknown email: the same message as a wrong password, never "no such account".
+    let dialog = await passwordStep(page, newEmail());
+    await dialog.getByLabel('Password').fill(password);
+    await dialog.getByLabel('Password').press('Enter');
+    expect(await alertText(page)).toBe('Incorrect email or password');
+
+    dialog = await passwordStep(page, existing.email);
+    // Without protection the lookup knows the account, and only signing in is offered.
+    expect(await dialog.getByRole('button', { name: 'Create an account' }).count()).toBe(protection ? 1 : 0);
     await dialog.getByLabel('Password').fill('not-the-password');
     await dialog.getByLabel('Password').press('Enter');
     expect(await alertText(page)).toBe('Incorrect email or password');
-    expect(await dialog.getByText('No account found').count()).toBe(0);
+    expect(await focusedId(page)).toBe('sign-in-password');
+    expect(await dialog.getByText(/auth\//).count()).toBe(0);
+    await expectNoAxeViolations(page);
 
     await dialog.getByLabel('Password').fill(password);
     await dialog.getByRole('button', { name: 'Sign In', exact: true }).click();
     await dialog.waitFor({ state: 'hidden' });
     await accountButton(page, existing.email.split('@')[0]!).waitFor();
+    await closePage(page);
+  });
+
+  it('tells a parent creating an account that it exists, and signs them in instead', async () => {
+    const email = newEmail();
+    const page = await newPage();
+    const dialog = await passwordStep(page, email);
+    await dialog.getByRole('button', { name: 'Create an account' }).click();
+    // Meanwhile the account is created elsewhere (another device, another tab).
+    await createEmulatorUser(inject('authEmulatorHost'), { email, password });
+    await dialog.getByLabel('Password').fill(password);
+    await dialog.getByRole('button', { name: 'Sign In', exact: true }).click();
+    expect(await alertText(page)).toBe('An account already exists for this email.');
+    expect(await dialog.getByText(/auth\//).count()).toBe(0);
+    await expectNoAxeViolations(page);
+
+    await dialog.getByRole('button', { name: 'Sign in instead' }).click();
+    await dialog.getByText('Enter your password.').waitFor();
+    expect(await focusedId(page)).toBe('sign-in-password');
+    expect(await dialog.getByLabel('Email').inputValue()).toBe(email);
+    expect(await dialog.getByLabel('Password').getAttribute('autocomplete')).toBe('current-password');
+    expect(await dialog.getByRole('alert').count()).toBe(0);
+    await dialog.getByLabel('Password').press('Enter');
+    await dialog.waitFor({ state: 'hidden' });
+    await accountButton(page, email.split('@')[0]!).waitFor();
+    await closePage(page);
+  });
+
+  it('sends a password reset link from the password step, and says the same for an unknown email', async () => {
+    const host = inject('authEmulatorHost');
+    const existing = await createEmulatorUser(host, { password });
+    const unknown = newEmail();
+    const page = await newPage();
+
+    let dialog = await passwordStep(page, existing.email);
+    const forgot = dialog.getByRole('button', { name: 'Forgot password?' });
+    await forgot.focus();
+    await forgot.press('Enter');
+    await dialog
+      .getByText(`If an account exists for ${existing.email}, we've sent a link to reset the password.`)
+      .waitFor();
+    expect(await dialog.getByRole('alert').count()).toBe(0);
+    // Focus stays on the button, not lost to the page.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Forgot password?');
+    await expectNoAxeViolations(page);
+    const resets = (await emulatorOobCodes(host)).filter((code) => code.requestType === 'PASSWORD_RESET');
+    expect(resets.filter((code) => code.email === existing.email)).toHaveLength(1);
+
+    dialog = await passwordStep(page, unknown);
+    await dialog.getByRole('button', { name: 'Forgot password?' }).click();
+    await dialog
+      .getByText(`If an account exists for ${unknown}, we've sent a link to reset the password.`)
+      .waitFor();
+    expect(await dialog.getByRole('alert').count()).toBe(0);
+    expect((await emulatorOobCodes(host)).filter((code) => code.email === unknown)).toEqual([]);
     await closePage(page);
   });
 });

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { z } from 'zod';
 import { emulatorCall } from '../../scripts/lib/emulator-accounts.ts';
 import { freePort } from './ports.ts';
 import { tempDir } from './test-db.ts';
@@ -126,4 +127,42 @@ export async function createEmulatorUser(
     returnSecureToken: true,
   });
   return { uid: localId, email, idToken: signedIn.idToken };
+}
+
+const emulatorProjectURL = (host: string, rest: string) =>
+  `http://${host}/emulator/v1/projects/${EMULATOR_PROJECT_ID}/${rest}`;
+
+const emulatorConfig = z.object({
+  emailPrivacyConfig: z.object({ enableImprovedEmailPrivacy: z.boolean() }),
+});
+
+/**
+ * Turns the emulator's email enumeration protection (Firebase's "email privacy" setting, on by
+ * default for projects created since September 2023) on or off, through the emulator's own config
+ * endpoint. The emulator starts with it off. Throws unless the emulator reports the new setting.
+ */
+export async function setEmailEnumerationProtection(host: string, enabled: boolean): Promise<void> {
+  const res = await fetch(emulatorProjectURL(host, 'config'), {
+    method: 'PATCH',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ emailPrivacyConfig: { enableImprovedEmailPrivacy: enabled } }),
+  });
+  if (!res.ok) throw new Error(`emulator config failed: ${res.status} ${await res.text()}`);
+  const config = emulatorConfig.parse(await res.json());
+  if (config.emailPrivacyConfig.enableImprovedEmailPrivacy !== enabled) {
+    throw new Error(`emulator kept enableImprovedEmailPrivacy=${!enabled}`);
+  }
+}
+
+const oobCodes = z.object({
+  oobCodes: z
+    .array(z.object({ email: z.string(), requestType: z.string(), oobCode: z.string() }))
+    .default([]),
+});
+
+/** The emails the emulator has "sent" (verification, password reset), oldest first. */
+export async function emulatorOobCodes(host: string): Promise<z.infer<typeof oobCodes>['oobCodes']> {
+  const res = await fetch(emulatorProjectURL(host, 'oobCodes'));
+  if (!res.ok) throw new Error(`emulator oobCodes failed: ${res.status} ${await res.text()}`);
+  return oobCodes.parse(await res.json()).oobCodes;
 }

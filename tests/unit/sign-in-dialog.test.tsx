@@ -19,6 +19,13 @@ function openDialog() {
   return screen.getByRole('dialog');
 }
 
+/** Opens the dialog and submits an email with Enter. */
+async function enterEmail(user: ReturnType<typeof userEvent.setup>, address: string) {
+  openDialog();
+  await user.click(screen.getByRole('button', { name: 'Continue with Email' }));
+  await user.type(screen.getByLabelText('Email'), `${address}{Enter}`);
+}
+
 beforeEach(() => {
   localStorage.clear();
   sessionStorage.clear();
@@ -68,9 +75,7 @@ describe('sign-in dialog', () => {
 
   it('offers demo mode when the email check meets DEMO_MODE (Enter submits)', async () => {
     const user = userEvent.setup();
-    openDialog();
-    await user.click(screen.getByRole('button', { name: 'Continue with Email' }));
-    await user.type(screen.getByLabelText('Email'), 'parent@example.com{Enter}');
+    await enterEmail(user, 'parent@example.com');
     await screen.findByText(DEMO_MESSAGE);
     expect(screen.queryByLabelText('Password')).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Try Demo Mode' }));
@@ -130,9 +135,7 @@ describe('sign-in dialog with the provider configured (stubbed network)', () => 
 
   it('goes email → password, validates, maps wrong credentials, and Back goes password → email → initial', async () => {
     const user = userEvent.setup();
-    openDialog();
-    await user.click(screen.getByRole('button', { name: 'Continue with Email' }));
-    await user.type(screen.getByLabelText('Email'), 'parent@example.com{Enter}');
+    await enterEmail(user, 'parent@example.com');
     const password = await screen.findByLabelText('Password');
     expect(document.activeElement).toBe(password);
     const shown = screen.getByLabelText('Email') as HTMLInputElement;
@@ -154,14 +157,34 @@ describe('sign-in dialog with the provider configured (stubbed network)', () => 
     expect(screen.getByRole('button', { name: 'Continue with Google' })).toBeTruthy();
   });
 
-  it('an unknown email leads to the password step with the new-account message', async () => {
+  it('an empty lookup (a new email, or enumeration protection) offers signing in and creating an account', async () => {
     methods = [];
     const user = userEvent.setup();
-    openDialog();
-    await user.click(screen.getByRole('button', { name: 'Continue with Email' }));
-    await user.type(screen.getByLabelText('Email'), 'new@example.com');
-    await user.click(screen.getByRole('button', { name: 'Continue' }));
-    await screen.findByText('No account found. Please create a password for your new account.');
-    expect(screen.getByLabelText('Password')).toBeTruthy();
+    await enterEmail(user, 'new@example.com');
+    const password = await screen.findByLabelText('Password');
+    expect(screen.getByText('Enter your password.')).toBeTruthy();
+    expect(password.getAttribute('autocomplete')).toBe('current-password');
+    expect(screen.getByRole('button', { name: 'Forgot password?' })).toBeTruthy();
+
+    await user.type(password, 'typed-first');
+    await user.click(screen.getByRole('button', { name: 'Create an account' }));
+    expect(screen.getByText('Create a password for your account.')).toBeTruthy();
+    expect(password.getAttribute('autocomplete')).toBe('new-password');
+    expect(document.activeElement).toBe(password);
+    expect((password as HTMLInputElement).value).toBe('typed-first');
+    expect(screen.queryByRole('button', { name: 'Forgot password?' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Create an account' })).toBeNull();
+
+    await user.click(screen.getByRole('button', { name: 'Sign in instead' }));
+    expect(screen.getByText('Enter your password.')).toBeTruthy();
+    expect(document.activeElement).toBe(password);
+    expect(screen.getByRole('button', { name: 'Create an account' })).toBeTruthy();
+  });
+
+  it('a known password account is only offered signing in', async () => {
+    await enterEmail(userEvent.setup(), 'parent@example.com');
+    await screen.findByLabelText('Password');
+    expect(screen.getByRole('button', { name: 'Forgot password?' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Create an account' })).toBeNull();
   });
 });
