@@ -1,5 +1,5 @@
-// One source of truth for the site's constants (spec §9) and the placeholders the spec documents
-// (design decision 4). Tests import these rather than repeating the numbers.
+// One source of truth for the site's constants (docs/product.md) and the placeholders the product shows
+// (docs/product.md). Tests import these rather than repeating the numbers.
 
 export const SITE_NAME: string = import.meta.env.PUBLIC_SITE_NAME || 'Nestling';
 export const SITE_URL: string = (import.meta.env.PUBLIC_SITE_URL || 'http://127.0.0.1:4321').replace(
@@ -26,8 +26,8 @@ export const TOAST_LIMIT = 1;
 export const TOAST_DURATION_MS = 5_000;
 export const TOAST_REMOVE_DELAY_MS = 1_000_000;
 
-// Placeholders the spec documents as hard-coded in the product, kept here and nowhere else.
-/** The 'Verified Parents' stat: hard-coded in the spec, not from data. */
+// Placeholders the product shows as fixed text, kept here and nowhere else.
+/** The 'Verified Parents' stat: fixed text, not from data. */
 export const VERIFIED_PARENTS_STAT = '202';
 /** Every item shows this rating; ratings are not in the data yet. */
 export const ITEM_RATING = 4.8;

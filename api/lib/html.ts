@@ -18,7 +18,7 @@ function getPurifier() {
 }
 
 // The allowlist for post bodies: text structure, links and images; no scripts, styles, forms,
-// frames or SVG (design decision 10).
+// frames or SVG (docs/product.md).
 const ALLOWED_TAGS = [
   'p',
   'br',

@@ -1,4 +1,4 @@
-// One icon per item category (spec §3); unknown categories get the generic bag.
+// One icon per item category (docs/product.md); unknown categories get the generic bag.
 const paths: Record<string, string> = {
   clothing: 'M8 3 4 6l2 4 2-1v12h8V9l2 1 2-4-4-3c-.5 1.2-2 2-4 2s-3.5-.8-4-2Z',
   toys: 'M4 13h7v7H4zM13 4h7v16h-7zM6.5 13V9.5a2 2 0 1 1 4 0',

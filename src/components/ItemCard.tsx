@@ -1,4 +1,4 @@
-// A marketplace item as a card (spec §3 Item). Rendered in the static HTML and by the category
+// A marketplace item as a card (docs/product.md, "Items"). Rendered in the static HTML and by the category
 // filter island, so both look the same.
 import { ITEM_CATEGORIES, ITEM_RATING, MARKETPLACE_URL } from '../config.ts';
 import type { Item } from '../../api/contract.ts';

@@ -1,4 +1,4 @@
-// The signed-in visitor's account menu: name, email, role and user-type badges (spec §6), the
+// The signed-in visitor's account menu: name, email, role and user-type badges (docs/product.md), the
 // moderation console for moderators and admins, and Sign Out (Exit Demo Mode in demo mode). Loaded by AuthControls only once someone is signed in.
 import { useStore } from '@nanostores/react';
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';

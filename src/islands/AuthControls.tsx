@@ -1,5 +1,5 @@
-// The navigation's right side: the favourites link, and Sign In or the account menu (spec §2, §6;
-// design decision 11). It also hosts the sign-in dialog; both the dialog and the account menu load
+// The navigation's right side: the favourites link, and Sign In or the account menu (docs/product.md).
+// It also hosts the sign-in dialog; both the dialog and the account menu load
 // on demand, so an anonymous reader downloads neither until they are needed.
 import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useEffect, useState } from 'react';

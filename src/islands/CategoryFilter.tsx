@@ -1,5 +1,4 @@
-// 'Shop by Category' tiles and the 'Featured Finds' grid as one island (spec §2, §4 "Home
-// category filter"): a tile filters the grid to the first 8 items of its category, fetched from
+// 'Shop by Category' tiles and the 'Featured Finds' grid as one island (docs/product.md): a tile filters the grid to the first 8 items of its category, fetched from
 // /api/items, scrolls there and offers Clear Filter.
 import { useRef, useState } from 'react';
 import { CATEGORY_FILTER_LIMIT, ITEM_CATEGORIES } from '../config.ts';

@@ -1,4 +1,4 @@
-// The first-party deletion form (design decision 8), used when the email-marketing provider's form
+// The first-party deletion form (docs/product.md), used when the email-marketing provider's form
 // is not configured. It files the request through POST /api/account/deletion-requests.
 import { type SubmitEvent, useId, useState } from 'react';
 import { DELETION_INFO_MAX } from '../../api/contract.ts';

@@ -1,4 +1,4 @@
-// The home hero: 3 slides advancing every 10 s (spec §2, §9). It pauses while hovered or focused,
+// The home hero: 3 slides advancing every 10 s (docs/product.md). It pauses while hovered or focused,
 // has a pause button (WCAG 2.2.2), and never auto-advances under prefers-reduced-motion.
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { HERO_ADVANCE_MS, HERO_SLIDE_COUNT, MARKETPLACE_URL } from '../config.ts';

@@ -1,5 +1,5 @@
 // Share: the Web Share API where there is one, else copy the link and confirm (issue 4). A
-// cancelled share is only logged (spec §8).
+// cancelled share is only logged (docs/product.md).
 import { toast } from '../stores/toast.ts';
 
 export default function ShareButton({ title }: { title: string }) {

@@ -61,7 +61,7 @@ export default function SignInDialog() {
     focusAfterWork.current = null;
   }, [working]);
 
-  // Closing resets the dialog after 200 ms (spec §2), so the content does not change while it fades.
+  // Closing resets the dialog after 200 ms (docs/product.md), so the content does not change while it fades.
   useEffect(() => {
     if (open) {
       if (resetTimer.current) clearTimeout(resetTimer.current);

@@ -1,4 +1,4 @@
-// Demo mode's simulated discussion (spec §4, design decision 11): sample comments shown instead of
+// Demo mode's simulated discussion (docs/product.md): sample comments shown instead of
 // the real thread, and comments "posted" locally. Nothing here is sent to the API.
 import type { Comment, Reply } from '../../api/contract.ts';
 import { SHOWN_TO_READERS } from './thread.ts';
@@ -80,7 +80,7 @@ export function demoReply(content: string, authorName: string, now: Date = new D
   };
 }
 
-/** The demo-mode role a commenter's name implies (spec §6): shown as an icon in demo mode. */
+/** The demo-mode role a commenter's name implies (docs/product.md): shown as an icon in demo mode. */
 export function demoRole(authorName: string): 'admin' | 'moderator' | null {
   if (authorName.includes('Admin')) return 'admin';
   if (authorName.includes('Moderator')) return 'moderator';

@@ -1,7 +1,7 @@
 // Display formatting shared by pages and islands.
 import { DEFAULT_AGE_GROUP, DEFAULT_CONDITION_LABEL, ITEM_CONDITIONS } from '../config.ts';
 
-/** A price string as dollars with two decimals; anything unparseable reads as $0.00 (spec §3). */
+/** A price string as dollars with two decimals; anything unparseable reads as $0.00 (docs/product.md). */
 export function formatPrice(price: string | null | undefined): string {
   const value = Number.parseFloat(price ?? '');
   return `$${(Number.isFinite(value) ? value : 0).toFixed(2)}`;
@@ -15,7 +15,7 @@ export function ageGroupLabel(ageGroup: string | null | undefined): string {
   return ageGroup?.trim() || DEFAULT_AGE_GROUP;
 }
 
-/** "1 item", "2 items" (spec §2). */
+/** "1 item", "2 items" (docs/product.md). */
 export function countLabel(count: number, singular: string, plural = `${singular}s`): string {
   return `${count} ${count === 1 ? singular : plural}`;
 }

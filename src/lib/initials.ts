@@ -1,4 +1,4 @@
-// Initials for the local avatar (design decision 5): commenters without a photo get their initials,
+// Initials for the local avatar (docs/product.md): commenters without a photo get their initials,
 // never an external avatar service.
 
 /**

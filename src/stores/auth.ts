@@ -1,5 +1,5 @@
-// The one auth store every island shares (spec §4 "Auth context", "Popup or redirect", "Demo
-// mode"; design decisions 6, 7, 11). The Firebase SDK is imported lazily: only for a visitor who
+// The one auth store every island shares (docs/product.md: sign-in, popup or redirect, demo
+// mode). The Firebase SDK is imported lazily: only for a visitor who
 // opens sign-in, or who already has a session (a small localStorage hint), so anonymous readers
 // never download it.
 import type { Auth, User } from 'firebase/auth';
@@ -17,7 +17,7 @@ import { authErrorCode } from '../lib/auth-messages.ts';
 
 export type Profile = UserProfile;
 
-/** The signed-in user as the product uses it (spec §3 "Signed-in user"). */
+/** The signed-in user as the product uses it (docs/product.md). */
 export interface AuthUser {
   uid: string;
   displayName: string | null;
@@ -136,7 +136,7 @@ function loadFirebase(): Promise<{ auth: Auth; sdk: FirebaseAuthModule }> {
   return firebase;
 }
 
-/** The provider is ready once its first auth state is known: up to 10 tries of 100 ms (spec §9). */
+/** The provider is ready once its first auth state is known: up to 10 tries of 100 ms (docs/product.md). */
 async function readyAuth(): Promise<{ auth: Auth; sdk: FirebaseAuthModule }> {
   const loaded = await loadFirebase();
   for (let i = 0; i < AUTH_INIT_TRIES; i += 1) {
@@ -283,7 +283,7 @@ export async function signInWithEmail(email: string, password: string): Promise<
   storage.set('local', SESSION_HINT, '1');
 }
 
-/** Creates the account, sends Firebase's verification email (design decision 6). */
+/** Creates the account, sends Firebase's verification email (docs/product.md). */
 export async function createAccount(email: string, password: string): Promise<void> {
   assertConfigured();
   const { auth, sdk } = await readyAuth();
@@ -320,7 +320,7 @@ export async function signOut(): Promise<void> {
   await sdk.signOut(auth);
 }
 
-/** Demo mode's sample account for this browser (design decision 11). */
+/** Demo mode's sample account for this browser (docs/product.md). */
 export function startDemoMode(): void {
   storage.set('local', DEMO_FLAG, '1');
   $auth.set({ user: demoUser(), profile: demoProfile(), loading: false, demoMode: true });

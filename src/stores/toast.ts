@@ -1,4 +1,4 @@
-// Toast notices (spec §9, design decision 9): an atom of toasts plus action functions, rendered
+// Toast notices (docs/product.md): an atom of toasts plus action functions, rendered
 // by the Toaster island. Radix Toast does the timing (TOAST_DURATION_MS), swipe and F8 hotkey.
 import { atom } from 'nanostores';
 import { TOAST_LIMIT, TOAST_REMOVE_DELAY_MS } from '../config.ts';

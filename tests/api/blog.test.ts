@@ -54,7 +54,7 @@ async function get<T>(path: string): Promise<{ status: number; body: T }> {
 }
 
 describe('GET /api/blog/posts', () => {
-  it('lists exactly the published posts, newest first, in the spec shape', async () => {
+  it('lists exactly the published posts, newest first, in the contract shape', async () => {
     const { status, body } = await get<Post[]>('/api/blog/posts');
     expect(status).toBe(200);
     expect(body).toHaveLength(live.length);
@@ -87,7 +87,7 @@ describe('GET /api/blog/posts', () => {
 });
 
 describe('GET /api/blog/categories', () => {
-  it('lists every category in the spec shape', async () => {
+  it('lists every category in the contract shape', async () => {
     const { status, body } = await get<Record<string, unknown>[]>('/api/blog/categories');
     expect(status).toBe(200);
     expect(body).toHaveLength(content.categories.length);

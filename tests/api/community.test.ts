@@ -24,7 +24,7 @@ const ENTRY_KEYS = [
 ];
 
 describe('GET /api/community/feed', () => {
-  it('returns the newest posts of both kinds in the spec shape', async () => {
+  it('returns the newest posts of both kinds in the contract shape', async () => {
     const res = await app.request('/api/community/feed?limit=3');
     expect(res.status).toBe(200);
     const entries = (await res.json()) as Record<string, unknown>[];

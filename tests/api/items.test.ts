@@ -26,7 +26,7 @@ const ITEM_KEYS = [
 ];
 
 describe('GET /api/items', () => {
-  it('returns every item in the spec shape', async () => {
+  it('returns every item in the contract shape', async () => {
     const { status, body, type } = await getJson('/api/items');
     expect(status).toBe(200);
     expect(type).toContain('application/json');

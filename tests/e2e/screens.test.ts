@@ -1,4 +1,4 @@
-// Every screen of spec §2 in Chromium, against the site and API served by `npm start`.
+// Every screen the product has in Chromium, against the site and API served by `npm start`.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { HERO_ADVANCE_MS } from '../../src/config.ts';
@@ -361,7 +361,7 @@ describe('other screens', () => {
     expect(res.headers.get('location')).toBe('/privacy-policy');
   });
 
-  it('has privacy-policy sections numbered 1 to 13 with the spec dates, ages and retention', async () => {
+  it('has privacy-policy sections numbered 1 to 13 with the published dates, ages and retention', async () => {
     const { page, close } = await open('/privacy-policy');
     const headings = await page.getByRole('heading', { level: 2 }).allTextContents();
     expect(headings.filter((h) => /^\d+\./.test(h.trim())).map((h) => Number.parseInt(h, 10))).toEqual(

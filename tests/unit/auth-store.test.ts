@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 // The auth store's transitions in the default (demo) configuration: PUBLIC_FIREBASE_API_KEY is
-// unset, so the identity provider is not configured (spec §4 "Demo mode", design decision 11).
+// unset, so the identity provider is not configured (docs/product.md).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEMO_TOKEN, DEMO_USER } from '../../api/contract.ts';
 

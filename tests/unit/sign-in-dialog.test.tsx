@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-// The sign-in dialog (spec §2, §4, §5, §8) in jsdom with the real stores. In the default
+// The sign-in dialog (docs/product.md) in jsdom with the real stores. In the default
 // configuration the identity provider is not set up (demo), so the email check and Google sign-in
 // raise DEMO_MODE. The password step is reached with the provider configured against a stubbed
 // network: only globalThis.fetch is replaced, answering the Identity Toolkit's REST calls.

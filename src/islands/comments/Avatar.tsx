@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { initials } from '../../lib/initials.ts';
 
 /**
- * A photo only from a same-origin path or an https URL (design decision 5); anything else
+ * A photo only from a same-origin path or an https URL (docs/product.md); anything else
  * (http:, data:, javascript:, protocol-relative '//host') falls back to initials.
  */
 export function isSafeAvatarUrl(url: string | null | undefined): url is string {

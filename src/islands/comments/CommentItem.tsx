@@ -25,7 +25,7 @@ export interface CommentActions {
   onDelete: (comment: Reply) => void;
   moderator: boolean;
   now: number;
-  /** Demo mode shows the role an author's name implies (spec §6). */
+  /** Demo mode shows the role an author's name implies (docs/product.md). */
   demoMode: boolean;
 }
 

@@ -3,7 +3,7 @@ import { type $auth, accountEmail, accountName, exitDemoMode } from '../../store
 import { Avatar } from './Avatar.tsx';
 import { RoleBadge, UserTypeBadge } from './badges.tsx';
 
-/** The sidebar card for a signed-in reader: who they are and their role (spec §6). */
+/** The sidebar card for a signed-in reader: who they are and their role (docs/product.md). */
 export function ProfileCard({ auth }: { auth: StoreValue<typeof $auth> }) {
   const { user, profile, demoMode } = auth;
   const name = accountName(auth);

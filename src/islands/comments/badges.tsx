@@ -1,4 +1,4 @@
-// The profile's role and user-type badges (spec §6), shared by the comment sidebar card and the
+// The profile's role and user-type badges (docs/product.md), shared by the comment sidebar card and the
 // navigation's account menu.
 import { ShieldIcon } from '../../components/icons.tsx';
 

@@ -1,4 +1,4 @@
-// What the comment islands tell people when something fails (spec §8).
+// What the comment islands tell people when something fails (docs/product.md).
 import { ApiError, errorMessage } from '../../lib/api.ts';
 
 export const SUBMIT_FAILED = 'Failed to submit comment. Please try again.';
@@ -6,7 +6,7 @@ export const LOAD_FAILED = 'Failed to load comments';
 
 /**
  * A failed post: the server's own sentence when it says what to do (wait when rate limited, why
- * and until when when suspended, why a reply is refused), else the spec's.
+ * and until when when suspended, why a reply is refused), else the product's.
  */
 export function submitErrorMessage(error: unknown): string {
   return error instanceof ApiError && [403, 409, 429].includes(error.status)
@@ -23,7 +23,7 @@ export const AWAITING_REVIEW = 'Awaiting review';
 export const DEMO_MODE_MESSAGE =
   'Demo mode is active: Google authentication is not configured in this environment. You can try commenting with a sample account instead.';
 
-/** The comment card's sign-in messages (spec §8 "Comment card sign-in"). */
+/** The comment card's sign-in messages (docs/product.md). */
 export function signInErrorMessage(error: unknown): { message: string; demo: boolean } {
   const code =
     typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
