@@ -21,6 +21,8 @@ export interface TestSmtpServer {
   received: ReceivedMail[];
   /** Resolves once `count` messages have arrived; fails after timeoutMs. */
   waitFor: (count: number, timeoutMs?: number) => Promise<ReceivedMail[]>;
+  /** The first message (already here or still to come) to `to` whose subject matches. */
+  message: (to: string, subject: string | RegExp, timeoutMs?: number) => Promise<ReceivedMail>;
   close: () => Promise<void>;
 }
 
@@ -37,7 +39,25 @@ export async function startSmtpServer(
   options: { port?: number; reject?: boolean } = {},
 ): Promise<TestSmtpServer> {
   const received: ReceivedMail[] = [];
-  const waiters: { count: number; resolve: (mails: ReceivedMail[]) => void }[] = [];
+  const waiters: { done: () => boolean }[] = [];
+  /** Resolves with `found()` once it is not undefined; fails after timeoutMs. */
+  const until = <T>(found: () => T | undefined, timeoutMs: number, what: () => string) =>
+    new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        reject(new Error(`${what()} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const waiter = {
+        done: () => {
+          const value = found();
+          if (value === undefined) return false;
+          clearTimeout(timer);
+          resolve(value);
+          return true;
+        },
+      };
+      if (!waiter.done()) waiters.push(waiter);
+    });
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
@@ -58,10 +78,7 @@ export async function startSmtpServer(
             },
             parsed,
           });
-          for (const waiter of waiters.filter((w) => received.length >= w.count)) {
-            waiters.splice(waiters.indexOf(waiter), 1);
-            waiter.resolve(received);
-          }
+          for (const waiter of [...waiters]) if (waiter.done()) waiters.splice(waiters.indexOf(waiter), 1);
           callback();
         })
         .catch((error: Error) => callback(error));
@@ -77,21 +94,23 @@ export async function startSmtpServer(
     url: `smtp://127.0.0.1:${port}`,
     received,
     waitFor: (count, timeoutMs = 15_000) =>
-      received.length >= count
-        ? Promise.resolve(received)
-        : new Promise((resolve, reject) => {
-            const timer = setTimeout(
-              () => reject(new Error(`expected ${count} message(s), got ${received.length}`)),
-              timeoutMs,
-            );
-            waiters.push({
-              count,
-              resolve: (mails) => {
-                clearTimeout(timer);
-                resolve(mails);
-              },
-            });
-          }),
+      until(
+        () => (received.length >= count ? received : undefined),
+        timeoutMs,
+        () => `expected ${count} message(s), got ${received.length}`,
+      ),
+    message: (to, subject, timeoutMs = 15_000) =>
+      until(
+        () =>
+          received.find(
+            (m) =>
+              m.to.includes(to) &&
+              (typeof subject === 'string' ? m.subject === subject : subject.test(m.subject)),
+          ),
+        timeoutMs,
+        () =>
+          `no message to ${to} with the subject ${String(subject)} (got: ${received.map((m) => m.subject).join('; ')})`,
+      ),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
