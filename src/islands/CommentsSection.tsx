@@ -29,6 +29,7 @@ import {
   replyButtonId,
 } from './comments/CommentItem.tsx';
 import { ProfileCard } from './comments/ProfileCard.tsx';
+import { ReplyEmailsToggle } from './comments/ReplyEmailsToggle.tsx';
 import { LOAD_FAILED, submitErrorMessage } from './comments/messages.ts';
 import { SignInCard } from './comments/SignInCard.tsx';
 
@@ -322,6 +323,9 @@ export default function CommentsSection({ postId, slug, initialStats, initialThr
 
   const count = demoMode ? (comments ? countAll(comments) : 0) : stats.commentCount;
 
+  // Reply emails are real mail: not for demo mode's simulated thread.
+  const notify = signedIn && !demoMode ? <ReplyEmailsToggle postId={postId} /> : undefined;
+
   const replyTarget = comments?.find((c) => c.comment_id === replyingTo);
   const replyBox = replyTarget && (
     <CommentForm
@@ -336,6 +340,7 @@ export default function CommentsSection({ postId, slug, initialStats, initialThr
       error={replyError}
       textareaRef={replyRef}
       rows={3}
+      notify={notify}
     />
   );
 
@@ -385,6 +390,7 @@ export default function CommentsSection({ postId, slug, initialStats, initialThr
                 submitLabel="Post Comment"
                 error={submitError}
                 textareaRef={textRef}
+                notify={notify}
               />
             </>
           ) : (
