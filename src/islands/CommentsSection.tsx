@@ -115,6 +115,18 @@ export default function CommentsSection({ postId, slug, initialStats, initialThr
     initAuth();
   }, []);
 
+  // A link to one comment (`#comment-<id>`, as in reply emails) lands on it once the live thread
+  // shows it, also when it is newer than the static page.
+  const jumped = useRef(false);
+  useEffect(() => {
+    if (jumped.current || !/^#comment-\d+$/.test(window.location.hash)) return;
+    const target = document.getElementById(window.location.hash.slice(1));
+    if (!target) return;
+    jumped.current = true;
+    target.scrollIntoView({ block: 'center' });
+    target.focus({ preventScroll: true });
+  }, [live.thread]);
+
   // Demo mode's sample thread, after the simulated loading delay.
   useEffect(() => {
     if (!demoMode) return;
