@@ -349,6 +349,16 @@ export const AUDIT_ACTIONS = {
 } as const;
 export const AUDIT_TARGETS = ['comment', 'user', 'deletion_request'] as const;
 
+/** How the console words what an entry is about: "Parent", "Comment", "Deletion request". */
+export function auditTargetLabel(targetType: string): string {
+  const labels: Record<string, string | undefined> = {
+    comment: 'Comment',
+    user: 'Parent',
+    deletion_request: 'Deletion request',
+  } satisfies Record<(typeof AUDIT_TARGETS)[number], string>;
+  return labels[targetType] ?? targetType;
+}
+
 /** How the console words an audit action; an action it does not know is shown as it is. */
 export function auditActionLabel(action: string): string {
   const labels: Record<string, string | undefined> = AUDIT_ACTIONS;

@@ -7,6 +7,7 @@ import {
   type Outbox,
   type PublishRun,
   type PublishStatus,
+  type UserProfile,
 } from '../contract.ts';
 import { eraseAccount } from '../db/queries/account.ts';
 import {
@@ -41,9 +42,13 @@ const deletionWrite = [...deletions, limitPerUser('deletion-admin', tooQuickly('
 
 const UNAVAILABLE = { error: 'Publishing is not available in this process' } as const;
 
-/** The account that owns an address: Firebase's, else a profile that signed in here with it. */
-async function accountFor(deps: AppDeps, email: string): Promise<string | null> {
-  return (await deps.accounts.findByEmail(email)) ?? (await findUidByEmail(deps.db, email));
+/** The open request (or a 404/409), the account that owns its address if any, and the admin. */
+async function openRequest(deps: AppDeps, profile: UserProfile, requestId: number) {
+  const request = await findOpenDeletionRequest(deps.db, requestId);
+  // Firebase's account, else a profile that signed in here with the address.
+  const owner =
+    (await deps.accounts.findByEmail(request.email)) ?? (await findUidByEmail(deps.db, request.email));
+  return { request, owner, admin: { uid: profile.firebase_uid, name: profile.display_name } };
 }
 
 /**
@@ -72,23 +77,17 @@ export const adminRoutes = new Hono<AppEnv>()
     validate('param', deletionRequestIdParam),
     ...deletionWrite,
     async (c) => {
-      const { deps, profile } = c.var;
+      const { deps } = c.var;
       const { requestId } = c.req.valid('param');
-      const request = await findOpenDeletionRequest(deps.db, requestId);
-      const uid = await accountFor(deps, request.email);
-      if (!uid) {
+      const { request, owner, admin } = await openRequest(deps, c.var.profile, requestId);
+      if (!owner) {
         return c.json(
           { error: 'No account uses this address. Close the request as "no account found" instead.' },
           404,
         );
       }
-      await deps.accounts.deleteUser(uid);
-      await eraseAccount(
-        deps.db,
-        { uid, emails: [request.email], admin: { uid: profile.firebase_uid, name: profile.display_name } },
-        deps.mail,
-        deps.now(),
-      );
+      await deps.accounts.deleteUser(owner);
+      await eraseAccount(deps.db, { uid: owner, emails: [request.email], admin }, deps.mail, deps.now());
       deps.deliveries?.poke();
       return c.json<DeletionRequest>((await findDeletionRequest(deps.db, requestId, deps.now()))!);
     },
@@ -98,19 +97,12 @@ export const adminRoutes = new Hono<AppEnv>()
     validate('param', deletionRequestIdParam),
     ...deletionWrite,
     async (c) => {
-      const { deps, profile } = c.var;
+      const { deps } = c.var;
       const { requestId } = c.req.valid('param');
-      const request = await findOpenDeletionRequest(deps.db, requestId);
+      const { owner, admin } = await openRequest(deps, c.var.profile, requestId);
       // "No account found" must be true: an account that exists is erased instead.
-      if (await accountFor(deps, request.email)) {
-        return c.json({ error: 'An account uses this address: erase it instead.' }, 409);
-      }
-      const closed = await closeAsNoAccount(
-        deps.db,
-        { id: requestId, actor: { uid: profile.firebase_uid, name: profile.display_name } },
-        deps.mail,
-        deps.now(),
-      );
+      if (owner) return c.json({ error: 'An account uses this address: erase it instead.' }, 409);
+      const closed = await closeAsNoAccount(deps.db, { id: requestId, actor: admin }, deps.mail, deps.now());
       deps.deliveries?.poke();
       return c.json<DeletionRequest>(closed);
     },

@@ -1,5 +1,5 @@
-import { Hono } from 'hono';
-import type { EmailConfirmed, ThreadNotifications, Unsubscribed } from '../contract.ts';
+import { type Context, Hono } from 'hono';
+import type { EmailConfirmed, ThreadNotifications, Unsubscribed, UnsubscribeScope } from '../contract.ts';
 import {
   confirmEmail,
   setThreadNotifications,
@@ -22,6 +22,14 @@ import {
 const STOPPED = {
   error: 'This link is no longer valid: these emails are already stopped.',
 } as const;
+
+/** Follows an unsubscribe link, from the page or a mail program: what stopped, or a 404. */
+async function stop(c: Context<AppEnv>, token: string, scope: UnsubscribeScope) {
+  const { db, now } = c.var.deps;
+  const done = await unsubscribe(db, token, scope, now());
+  c.set('changed', []);
+  return done ? c.json<Unsubscribed>(done) : c.json(STOPPED, 404);
+}
 
 /**
  * Reply emails (mounted under /api/notifications; docs/product.md, "Email"): following a thread
@@ -86,13 +94,7 @@ export const notificationRoutes = new Hono<AppEnv>()
     '/unsubscribe',
     limitPerAddress('email-link', tooQuickly('attempts')),
     validate('json', unsubscribeBody),
-    async (c) => {
-      const { db, now } = c.var.deps;
-      const { token, scope } = c.req.valid('json');
-      const done = await unsubscribe(db, token, scope, now());
-      c.set('changed', []);
-      return done ? c.json<Unsubscribed>(done) : c.json(STOPPED, 404);
-    },
+    (c) => stop(c, c.req.valid('json').token, c.req.valid('json').scope),
   )
   // The one write that takes a form body (api/app.ts lets it through): mail clients send
   // `List-Unsubscribe=One-Click`; the unguessable token in the address is the authority.
@@ -101,14 +103,10 @@ export const notificationRoutes = new Hono<AppEnv>()
     limitPerAddress('email-link', tooQuickly('attempts')),
     validate('query', oneClickQuery),
     async (c) => {
-      const { db, now } = c.var.deps;
       const form = await c.req.parseBody().catch(() => ({}));
       if (!('List-Unsubscribe' in form) || form['List-Unsubscribe'] !== 'One-Click') {
         return c.json({ error: 'The body must be List-Unsubscribe=One-Click' }, 400);
       }
-      const { token, scope } = c.req.valid('query');
-      const done = await unsubscribe(db, token, scope, now());
-      c.set('changed', []);
-      return done ? c.json<Unsubscribed>(done) : c.json(STOPPED, 404);
+      return stop(c, c.req.valid('query').token, c.req.valid('query').scope);
     },
   );

@@ -2,8 +2,9 @@
 // was sent (or, without SMTP_URL, only kept here) or waits for a retry, with its text and headers.
 // Admins only; everyone else sees why.
 import { useStore } from '@nanostores/react';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { isAdmin, type OutboxEmail } from '../../api/contract.ts';
+import { ShowMore, useShowMore } from '../components/ShowMore.tsx';
 import { SignInPrompt } from '../components/SignInPrompt.tsx';
 import { loadMoreOutbox, outbox } from '../stores/admin.ts';
 import { $auth, accountEmail, initAuth } from '../stores/auth.ts';
@@ -29,7 +30,7 @@ export default function AdminOutbox() {
   const uid =
     !auth.loading && !auth.demoMode && isAdmin(auth.profile?.role) ? (auth.user?.uid ?? null) : null;
   const page = useStore(outbox.store(uid));
-  const [more, setMore] = useState<'idle' | 'loading' | 'failed'>('idle');
+  const more = useShowMore(() => (uid ? loadMoreOutbox(uid) : Promise.resolve()));
 
   useEffect(() => initAuth(), []);
 
@@ -46,16 +47,6 @@ export default function AdminOutbox() {
     );
   }
   const admin = uid;
-
-  async function showMore() {
-    setMore('loading');
-    try {
-      await loadMoreOutbox(admin);
-      setMore('idle');
-    } catch {
-      setMore('failed');
-    }
-  }
 
   if (!page.data) {
     return page.error ? (
@@ -132,22 +123,13 @@ export default function AdminOutbox() {
         </ul>
       )}
       {page.data.next !== null && (
-        <div className="text-center">
-          <button
-            type="button"
-            onClick={() => void showMore()}
-            aria-disabled={more === 'loading' || undefined}
-            aria-busy={more === 'loading' || undefined}
-            className="border-brand text-brand-dark hover:bg-brand-light rounded-full border px-5 py-2 text-sm font-semibold"
-          >
-            {more === 'loading' ? 'Loading older emails…' : 'Show older emails'}
-          </button>
-          {more === 'failed' && (
-            <p role="alert" className="mt-2 text-sm text-red-700">
-              Failed to load older emails. Please try again.
-            </p>
-          )}
-        </div>
+        <ShowMore
+          state={more.state}
+          onClick={more.run}
+          label="Show older emails"
+          loadingLabel="Loading older emails…"
+          failure="Failed to load older emails. Please try again."
+        />
       )}
     </div>
   );

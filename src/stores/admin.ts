@@ -5,7 +5,7 @@ import type { OutboxEmail } from '../../api/contract.ts';
 import { api, read, withToken } from '../lib/api.ts';
 import { nextCursor } from '../lib/thread.ts';
 import { getIdToken } from './auth.ts';
-import { keyedQuery } from './query.ts';
+import { keyedQuery, showNextPage } from './query.ts';
 
 const auth = async () => withToken(await getIdToken());
 
@@ -13,29 +13,23 @@ export const deletionRequests = keyedQuery('admin-deletion-requests', async () =
   read(api.admin['deletion-requests'].$get(undefined, await auth())),
 );
 
-/** Erases the account that owns the request's address (or refuses: no account uses it). */
-export async function eraseForRequest(uid: string, requestId: number) {
-  const closed = await read(
-    api.admin['deletion-requests'][':requestId'].erase.$post(
-      { param: { requestId: String(requestId) } },
-      await auth(),
-    ),
-  );
+/**
+ * Closes a request: `erase` deletes the account that owns its address (or is refused: no account
+ * uses it); `close` closes it as "no account found". The list is loaded afresh.
+ */
+async function closeRequest(uid: string, requestId: number, how: 'erase' | 'close') {
+  const route = api.admin['deletion-requests'][':requestId'];
+  const param = { param: { requestId: String(requestId) } };
+  const closed =
+    how === 'erase'
+      ? await read(route.erase.$post(param, await auth()))
+      : await read(route.close.$post(param, await auth()));
   deletionRequests.refresh(uid);
   return closed;
 }
 
-/** Closes a request as "no account found". */
-export async function closeAsNoAccount(uid: string, requestId: number) {
-  const closed = await read(
-    api.admin['deletion-requests'][':requestId'].close.$post(
-      { param: { requestId: String(requestId) } },
-      await auth(),
-    ),
-  );
-  deletionRequests.refresh(uid);
-  return closed;
-}
+export const eraseForRequest = (uid: string, requestId: number) => closeRequest(uid, requestId, 'erase');
+export const closeAsNoAccount = (uid: string, requestId: number) => closeRequest(uid, requestId, 'close');
 
 export interface OutboxPage {
   transport: 'smtp' | 'outbox';
@@ -56,9 +50,9 @@ async function loadOutbox(before: number | null): Promise<OutboxPage> {
 export const outbox = keyedQuery<OutboxPage>('admin-outbox', () => loadOutbox(null));
 
 /** Adds the next (older) page of the mail log under what is shown. */
-export async function loadMoreOutbox(uid: string): Promise<void> {
-  const current = outbox.get(uid);
-  if (!current || current.next === null) return;
-  const page = await loadOutbox(current.next);
-  outbox.set(uid, { ...page, emails: [...current.emails, ...page.emails] });
+export function loadMoreOutbox(uid: string): Promise<void> {
+  return showNextPage(outbox, uid, loadOutbox, (shown, page) => ({
+    ...page,
+    emails: [...shown.emails, ...page.emails],
+  }));
 }

@@ -17,9 +17,10 @@ import type {
 } from '../../api/contract.ts';
 import { ERASED_ACCOUNT_NAME } from '../../api/contract.ts';
 import type { DB } from '../../api/db/database.ts';
-import { createDeliveryWorker, type DeliveryWorker } from '../../api/lib/deliveries.ts';
-import { createEmailSender, EMAIL_KIND, FORGOTTEN_RECIPIENT } from '../../api/lib/mail.ts';
+import type { DeliveryWorker } from '../../api/lib/deliveries.ts';
+import { FORGOTTEN_RECIPIENT } from '../../api/lib/mail.ts';
 import { emulatorCall } from '../../scripts/lib/emulator-accounts.ts';
+import { createMailApp } from '../helpers/mail-app.ts';
 import {
   call,
   createCommunityApp,
@@ -28,13 +29,14 @@ import {
   newParent,
   type Parent,
 } from '../helpers/parents.ts';
-import { linksIn, startSmtpServer, type TestSmtpServer } from '../helpers/smtp.ts';
+import { linksIn, type TestSmtpServer } from '../helpers/smtp.ts';
 import { TEST_NOW } from '../helpers/test-db.ts';
 
 type App = Awaited<ReturnType<typeof createCommunityApp>>['app'];
 
 let app: App;
 let db: DB;
+let mailApp: Awaited<ReturnType<typeof createMailApp>>;
 let smtp: TestSmtpServer;
 let worker: DeliveryWorker;
 let pia: Parent;
@@ -71,17 +73,8 @@ const comment = (commentId: number) =>
   db.selectFrom('comments').selectAll().where('comment_id', '=', commentId).executeTakeFirst();
 
 beforeAll(async () => {
-  smtp = await startSmtpServer();
-  ({ app, db } = await createCommunityApp({ deliveries: { poke: () => worker.poke() } }));
-  worker = createDeliveryWorker({
-    db,
-    senders: {
-      [EMAIL_KIND]: createEmailSender({ smtpUrl: smtp.url, from: 'Nestling <no-reply@nestling.test>' }),
-    },
-    now: () => TEST_NOW,
-    log: () => {},
-  });
-  worker.start();
+  mailApp = await createMailApp();
+  ({ app, db, smtp, worker } = mailApp);
 
   pia = await newParent(app, db, `Pia Moderator ${crypto.randomUUID().slice(0, 6)}`, 'moderator');
   quinn = await newParent(app, db, 'Quinn Parent');
@@ -158,8 +151,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await worker?.stop();
-  await smtp?.close();
+  await mailApp?.stop();
 });
 
 const at = (slug: string, commentId: number) => `http://nestling.test/blog/${slug}#comment-${commentId}`;

@@ -5,9 +5,9 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuditEntry, DeletionRequest, DeletionRequestList, PostSummary } from '../../api/contract.ts';
 import type { DB } from '../../api/db/database.ts';
-import { createDeliveryWorker, type DeliveryWorker } from '../../api/lib/deliveries.ts';
-import { createEmailSender, EMAIL_KIND } from '../../api/lib/mail.ts';
+import type { DeliveryWorker } from '../../api/lib/deliveries.ts';
 import { createEmulatorUser } from '../helpers/auth-emulator.ts';
+import { createMailApp } from '../helpers/mail-app.ts';
 import {
   call,
   createCommunityApp,
@@ -16,13 +16,14 @@ import {
   newParent,
   type Parent,
 } from '../helpers/parents.ts';
-import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp.ts';
+import type { TestSmtpServer } from '../helpers/smtp.ts';
 import { TEST_NOW } from '../helpers/test-db.ts';
 
 type App = Awaited<ReturnType<typeof createCommunityApp>>['app'];
 
 let app: App;
 let db: DB;
+let mailApp: Awaited<ReturnType<typeof createMailApp>>;
 let smtp: TestSmtpServer;
 let worker: DeliveryWorker;
 let admin: Parent;
@@ -30,24 +31,14 @@ let parent: Parent;
 let now = new Date(TEST_NOW);
 
 beforeAll(async () => {
-  smtp = await startSmtpServer();
-  ({ app, db } = await createCommunityApp({ now: () => now, deliveries: { poke: () => worker.poke() } }));
-  worker = createDeliveryWorker({
-    db,
-    senders: {
-      [EMAIL_KIND]: createEmailSender({ smtpUrl: smtp.url, from: 'Nestling <privacy@nestling.test>' }),
-    },
-    now: () => now,
-    log: () => {},
-  });
-  worker.start();
+  mailApp = await createMailApp({ now: () => now });
+  ({ app, db, smtp, worker } = mailApp);
   admin = await newParent(app, db, 'Ada Admin', 'admin');
   parent = await newParent(app, db, 'Pat Parent');
 });
 
 afterAll(async () => {
-  await worker?.stop();
-  await smtp?.close();
+  await mailApp?.stop();
 });
 
 const request = (email: string) =>

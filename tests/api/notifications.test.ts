@@ -12,18 +12,17 @@ import type {
   Unsubscribed,
 } from '../../api/contract.ts';
 import type { DB } from '../../api/db/database.ts';
-import { createDeliveryWorker, type DeliveryWorker } from '../../api/lib/deliveries.ts';
-import { createEmailSender, EMAIL_KIND } from '../../api/lib/mail.ts';
+import { createMailApp } from '../helpers/mail-app.ts';
 import { call, createCommunityApp, expectJson, newParent, type Parent } from '../helpers/parents.ts';
-import { linksIn, type ReceivedMail, startSmtpServer, type TestSmtpServer } from '../helpers/smtp.ts';
+import { linksIn, type ReceivedMail, type TestSmtpServer } from '../helpers/smtp.ts';
 import { TEST_NOW } from '../helpers/test-db.ts';
 
 type App = Awaited<ReturnType<typeof createCommunityApp>>['app'];
 
 let app: App;
 let db: DB;
+let mailApp: Awaited<ReturnType<typeof createMailApp>>;
 let smtp: TestSmtpServer;
-let worker: DeliveryWorker;
 let now = new Date(TEST_NOW);
 let ann: Parent;
 let ben: Parent;
@@ -33,17 +32,8 @@ let post: PostSummary;
 let annComment: number;
 
 beforeAll(async () => {
-  smtp = await startSmtpServer();
-  ({ app, db } = await createCommunityApp({ now: () => now, deliveries: { poke: () => worker.poke() } }));
-  worker = createDeliveryWorker({
-    db,
-    senders: {
-      [EMAIL_KIND]: createEmailSender({ smtpUrl: smtp.url, from: 'Nestling <hello@nestling.test>' }),
-    },
-    now: () => now,
-    log: () => {},
-  });
-  worker.start();
+  mailApp = await createMailApp({ now: () => now });
+  ({ app, db, smtp } = mailApp);
   ann = await newParent(app, db, 'Ann Author');
   ben = await newParent(app, db, 'Ben Replier');
   cat = await newParent(app, db, 'Cat Chatter');
@@ -53,8 +43,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await worker?.stop();
-  await smtp?.close();
+  await mailApp?.stop();
 });
 
 async function comment(who: Parent, content: string, parentCommentId: number | null = null): Promise<number> {

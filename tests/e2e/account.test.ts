@@ -8,7 +8,6 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AccountExport, PostSummary } from '../../api/contract.ts';
 import { emulatorCall } from '../../scripts/lib/emulator-accounts.ts';
-import { createEmulatorUser } from '../helpers/auth-emulator.ts';
 import {
   closePage,
   expectNoAxeViolations,
@@ -17,6 +16,7 @@ import {
   signInWithEmail,
   waitForIsland,
 } from '../helpers/browser.ts';
+import { type Person, signedUpParent } from '../helpers/e2e-people.ts';
 import { setRole } from '../helpers/roles.ts';
 import { linksIn, startSmtpServer, type TestSmtpServer } from '../helpers/smtp.ts';
 
@@ -24,12 +24,6 @@ const PASSWORD = 'correct-horse-9';
 let browser: Browser;
 let base: string;
 let smtp: TestSmtpServer;
-
-interface Person {
-  name: string;
-  email: string;
-  token: string;
-}
 
 beforeAll(async () => {
   base = inject('authBaseURL');
@@ -41,19 +35,7 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-/** A parent with an emulator account who has signed in once (so their profile exists). */
-async function person(first: string): Promise<Person> {
-  const tag = crypto.randomUUID().slice(0, 6);
-  const name = `${first} ${tag}`;
-  const user = await createEmulatorUser(inject('authEmulatorHost'), {
-    email: `${first.toLowerCase()}-${tag}@example.com`,
-    password: PASSWORD,
-    displayName: name,
-  });
-  const res = await fetch(`${base}/api/profile`, { headers: { Authorization: `Bearer ${user.idToken}` } });
-  expect(res.status).toBe(200);
-  return { name, email: user.email, token: user.idToken };
-}
+const person = (first: string) => signedUpParent(first, PASSWORD);
 
 async function somePost(index: number): Promise<PostSummary> {
   const posts = (await (await fetch(`${base}/api/blog/posts`)).json()) as PostSummary[];

@@ -466,23 +466,24 @@ export async function eraseAuthor(
       .where('comment_id', 'in', ids)
       .where('parent_comment_id', replies ? 'is not' : 'is', null)
       .where('purge_after', 'is', null)
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('comments as replies')
-              .select('replies.comment_id')
-              .whereRef('replies.parent_comment_id', '=', 'comments.comment_id'),
+      // Nothing refers to it: no reply (of any status) and no report.
+      .where(({ and, not, exists, selectFrom }) =>
+        and([
+          not(
+            exists(
+              selectFrom('comments as replies')
+                .select('replies.comment_id')
+                .whereRef('replies.parent_comment_id', '=', 'comments.comment_id'),
+            ),
           ),
-        ),
-      )
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('comment_reports')
-              .select('comment_reports.report_id')
-              .whereRef('comment_reports.comment_id', '=', 'comments.comment_id'),
+          not(
+            exists(
+              selectFrom('comment_reports')
+                .select('comment_reports.report_id')
+                .whereRef('comment_reports.comment_id', '=', 'comments.comment_id'),
+            ),
           ),
-        ),
+        ]),
       )
       .executeTakeFirst();
     removed += Number(result.numDeletedRows);
