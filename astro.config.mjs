@@ -18,7 +18,10 @@ export default defineConfig({
   integrations: [
     react(),
     sitemap({
-      filter: (page) => !/\/(404|confirmation|admin|moderation)\/?$/.test(page),
+      filter: (page) =>
+        !/\/(404|confirmation|admin|admin\/outbox|moderation|account|email\/confirm|email\/unsubscribe)\/?$/.test(
+          page,
+        ),
       // The same address as each page's canonical link: no trailing slash but on the home page.
       serialize: (item) => {
         const url = new URL(item.url);

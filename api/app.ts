@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
+import { AccountsUnavailableError, NO_ACCOUNTS } from './auth/accounts.ts';
 import { InvalidTokenError } from './auth/verifier.ts';
 import { COMMENTS_PER_MINUTE, MAX_BODY_BYTES, REPORTS_PER_MINUTE, WRITES_PER_MINUTE } from './contract.ts';
 import { RuleError } from './lib/errors.ts';
@@ -13,12 +14,16 @@ import { commentRoutes } from './routes/comments.ts';
 import { communityRoutes } from './routes/community.ts';
 import { itemsRoutes } from './routes/items.ts';
 import { moderationRoutes } from './routes/moderation.ts';
+import { notificationRoutes } from './routes/notifications.ts';
 import { postRoutes } from './routes/posts.ts';
 import { profileRoutes } from './routes/profile.ts';
 import { reportRoutes } from './routes/reports.ts';
 import type { AppDeps, AppEnv } from './types.ts';
 
 export type { AppDeps } from './types.ts';
+
+/** The one write that takes a form body rather than JSON (api/routes/notifications.ts). */
+const ONE_CLICK_PATH = '/api/notifications/one-click';
 
 const notConfigured = async (): Promise<never> => {
   throw new InvalidTokenError('sign-in is not configured for this app');
@@ -34,6 +39,14 @@ export function createApp(input: Partial<AppDeps> & Pick<AppDeps, 'db'>) {
     reportLimiter: createMemoryRateLimiter({ limit: REPORTS_PER_MINUTE, windowMs: 60_000 }),
     // The product's defaults; the server takes them from the environment (api/env.ts).
     safety: { holdFirstComment: true, escalationUrl: null, siteUrl: 'http://127.0.0.1:4321' },
+    mail: {
+      siteName: 'Nestling',
+      siteUrl: 'http://127.0.0.1:4321',
+      privacyEmail: 'privacy@nestling.example',
+      transport: 'outbox',
+    },
+    // The build never erases anyone; the server passes Firebase's accounts (api/auth/accounts.ts).
+    accounts: NO_ACCOUNTS,
     views: input.views ?? createViewBuffer(input.db),
     ...input,
   };
@@ -56,7 +69,11 @@ export function createApp(input: Partial<AppDeps> & Pick<AppDeps, 'db'>) {
       const declared = c.req.header('Content-Length');
       const hasBody = declared !== undefined ? declared !== '0' : c.req.raw.body !== null;
       const type = c.req.header('Content-Type') ?? '';
-      if (hasBody && !/^application\/json\s*(;|$)/i.test(type)) {
+      // Mail clients' one-click unsubscribe posts a form (RFC 8058); its token is its authority.
+      const form =
+        c.req.path === ONE_CLICK_PATH &&
+        /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(type);
+      if (hasBody && !form && !/^application\/json\s*(;|$)/i.test(type)) {
         return c.json({ error: 'Content-Type must be application/json' }, 415);
       }
       await next();
@@ -68,6 +85,7 @@ export function createApp(input: Partial<AppDeps> & Pick<AppDeps, 'db'>) {
     .route('/blog', reportRoutes)
     .route('/profile', profileRoutes)
     .route('/account', accountRoutes)
+    .route('/notifications', notificationRoutes)
     .route('/admin', adminRoutes)
     .route('/moderation', moderationRoutes);
 
@@ -77,6 +95,7 @@ export function createApp(input: Partial<AppDeps> & Pick<AppDeps, 'db'>) {
       return c.json({ error: error.message || 'Request failed' }, error.status);
     }
     if (error instanceof RuleError) return c.json({ error: error.message }, error.status);
+    if (error instanceof AccountsUnavailableError) return c.json({ error: error.message }, 503);
     // Never a stack trace in a response; the log keeps it.
     console.error(error);
     return c.json({ error: 'Internal server error' }, 500);

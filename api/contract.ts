@@ -342,8 +342,22 @@ export const AUDIT_ACTIONS = {
   'report.dismiss': 'dismissed reports',
   'user.suspend': 'suspended a parent',
   'user.lift': 'lifted a suspension',
+  'account.erase': 'erased an account',
+  'deletion_request.receive': 'received a deletion request',
+  'deletion_request.erase': 'erased the account of a deletion request',
+  'deletion_request.close': 'closed a deletion request: no account found',
 } as const;
-export const AUDIT_TARGETS = ['comment', 'user'] as const;
+export const AUDIT_TARGETS = ['comment', 'user', 'deletion_request'] as const;
+
+/** How the console words what an entry is about: "Parent", "Comment", "Deletion request". */
+export function auditTargetLabel(targetType: string): string {
+  const labels: Record<string, string | undefined> = {
+    comment: 'Comment',
+    user: 'Parent',
+    deletion_request: 'Deletion request',
+  } satisfies Record<(typeof AUDIT_TARGETS)[number], string>;
+  return labels[targetType] ?? targetType;
+}
 
 /** How the console words an audit action; an action it does not know is shown as it is. */
 export function auditActionLabel(action: string): string {
@@ -354,7 +368,7 @@ export function auditActionLabel(action: string): string {
 /** The name the audit log gives the system's own actions. */
 export const SYSTEM_ACTOR = 'Nestling (automatic)';
 
-/** Something sent to the outside world that has not arrived yet (an escalation, later emails). */
+/** Something sent to the outside world that has not arrived yet (an escalation, an email). */
 export interface WaitingDelivery {
   id: number;
   kind: string;
@@ -427,16 +441,196 @@ export const DEMO_USER = {
   name: 'Demo Parent',
 } as const;
 
+// ---- Your account ----------------------------------------------------------------------------
+
+/** DELETE /api/account: the parent types their account's email address to confirm. */
+export interface AccountDeleteBody {
+  confirmEmail: string;
+}
+
+/** What DELETE /api/account answers: done, and where the confirmation email goes. */
+export interface AccountErased {
+  erased: true;
+  email: string;
+}
+
+/**
+ * The name the records that outlive an erased account carry (reports they filed, suspensions,
+ * audit entries), with a random id in place of theirs (docs/product.md, "Deleting your account").
+ */
+export const ERASED_ACCOUNT_NAME = 'Deleted account';
+
+export interface ExportedComment {
+  commentId: number;
+  /** null for a comment; the comment it answers for a reply. */
+  parentCommentId: number | null;
+  postTitle: string;
+  /** Absolute: the post's page, at this comment. */
+  url: string;
+  /** What the parent wrote; null while it is kept out of sight as child-safety evidence. */
+  content: string | null;
+  status: CommentStatus;
+  createdAt: string;
+  editedAt: string | null;
+  likeCount: number;
+}
+
+export interface ExportedLike {
+  postTitle: string;
+  /** Absolute: the post, or the comment on it. */
+  url: string;
+  /** For a comment's like; null for a post's. */
+  commentId: number | null;
+  likedAt: string;
+}
+
+export interface ExportedReport {
+  reportId: number;
+  commentId: number;
+  /** Absolute: the reported comment on its post. */
+  url: string;
+  category: ReportCategory;
+  note: string | null;
+  status: ReportStatus;
+  createdAt: string;
+  resolution: ResolveAction | null;
+  resolvedAt: string | null;
+}
+
+export interface ExportedSuspension {
+  reason: string;
+  from: string;
+  until: string | null;
+  liftedAt: string | null;
+}
+
+/** GET /api/account/export: everything Nestling keeps about the parent, as one JSON file. */
+export interface AccountExport {
+  exportedAt: string;
+  site: string;
+  profile: UserProfile;
+  comments: ExportedComment[];
+  likes: { posts: ExportedLike[]; comments: ExportedLike[] };
+  reports: ExportedReport[];
+  suspensions: ExportedSuspension[];
+  notifications: {
+    /** The address reply emails go to, once confirmed; null if they never asked for any. */
+    email: string | null;
+    confirmedAt: string | null;
+    /** false after "stop all email". */
+    enabled: boolean;
+    threads: { postTitle: string; url: string; since: string; lastEmailAt: string | null }[];
+  };
+}
+
 // ---- Account deletion requests ---------------------------------------------------------------
 
 export const DELETION_REASON_MAX = 200;
 export const DELETION_INFO_MAX = 2000;
+/** A request from the deletion form is done within this many days of arriving. */
+export const DELETION_DUE_DAYS = 30;
 
 export interface DeletionRequestBody {
   email: string;
   reason: string | null;
   additionalInfo: string | null;
   confirmed: true;
+}
+
+/** Open, or how it was closed: the account was erased, or no account uses the address. */
+export const DELETION_REQUEST_STATUSES = ['open', 'erased', 'no_account'] as const;
+export type DeletionRequestStatus = (typeof DELETION_REQUEST_STATUSES)[number];
+
+/** A request from the deletion form, as admins see it (GET /api/admin/deletion-requests). */
+export interface DeletionRequest {
+  id: number;
+  /** The address it came from; '' once the request is closed (the address is not kept). */
+  email: string;
+  reason: string | null;
+  additionalInfo: string | null;
+  createdAt: string;
+  dueAt: string;
+  overdue: boolean;
+  status: DeletionRequestStatus;
+  closedAt: string | null;
+  closedByName: string | null;
+}
+
+export interface DeletionRequestList {
+  open: DeletionRequest[];
+  /** The most recently closed, newest first. */
+  closed: DeletionRequest[];
+}
+
+// ---- Email -----------------------------------------------------------------------------------
+
+/** At most one reply email per thread per parent in this many minutes. */
+export const REPLY_EMAIL_INTERVAL_MINUTES = 60;
+
+/**
+ * A parent's reply emails: never asked for (or stopped), waiting for the confirmation link, or on.
+ */
+export type ReplyEmailState = 'none' | 'pending' | 'confirmed';
+
+/** GET/PUT /api/notifications/threads/:postId: whether replies in this thread are emailed. */
+export interface ThreadNotifications {
+  postId: number;
+  subscribed: boolean;
+  email: ReplyEmailState;
+  /** Where the emails go (the account's address); null before the parent first asks. */
+  address: string | null;
+}
+
+export interface ThreadNotificationsBody {
+  subscribed: boolean;
+}
+
+export const UNSUBSCRIBE_SCOPES = ['thread', 'all'] as const;
+export type UnsubscribeScope = (typeof UNSUBSCRIBE_SCOPES)[number];
+
+/** The random tokens in confirm and unsubscribe links: 32 bytes, hex. */
+export const LINK_TOKEN_PATTERN = /^[0-9a-f]{64}$/;
+
+export interface UnsubscribeBody {
+  token: string;
+  scope: UnsubscribeScope;
+}
+
+export interface Unsubscribed {
+  scope: UnsubscribeScope;
+  /** The thread's post, for `thread`. */
+  postTitle: string | null;
+}
+
+export interface ConfirmEmailBody {
+  token: string;
+}
+
+export interface EmailConfirmed {
+  /** The link had been used before: nothing changed. */
+  alreadyConfirmed: boolean;
+}
+
+/** One message of the mail log (GET /api/admin/outbox). */
+export interface OutboxEmail {
+  id: number;
+  purpose: string;
+  to: string;
+  subject: string;
+  text: string;
+  headers: Record<string, string>;
+  /** `sent`: handed to the SMTP server, or kept here without one; `waiting`: to be retried. */
+  state: 'sent' | 'waiting';
+  attempts: number;
+  lastError: string | null;
+  createdAt: string;
+  sentAt: string | null;
+}
+
+export interface Outbox {
+  /** `smtp`: SMTP_URL is set; `outbox`: messages are only kept here (and in the server's log). */
+  transport: 'smtp' | 'outbox';
+  emails: OutboxEmail[];
 }
 
 // ---- Publishing ------------------------------------------------------------------------------

@@ -37,6 +37,13 @@ const envSchema = z.object({
   /** A CDN host's build hook, POSTed after each successful publish sync. */
   PUBLISH_HOOK_URL: z.url().optional(),
   PUBLIC_PRIVACY_EMAIL: z.email().default('privacy@nestling.example'),
+  /** Where mail goes (smtp://user:pass@host:port or smtps://…); unset: kept in the outbox at /admin/outbox. */
+  SMTP_URL: z
+    .url()
+    .refine((url) => /^smtps?:\/\//i.test(url), 'must start with smtp:// or smtps://')
+    .optional(),
+  /** The From of every message, e.g. "Nestling <hello@example.com>". */
+  MAIL_FROM: z.string().min(3).default('Nestling <no-reply@nestling.example>'),
 });
 
 export type Env = z.infer<typeof envSchema>;

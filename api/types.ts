@@ -1,7 +1,9 @@
+import type { AccountDirectory } from './auth/accounts.ts';
 import type { Identity, TokenVerifier } from './auth/verifier.ts';
 import type { PublishRun, PublishStatus, UserProfile } from './contract.ts';
 import type { DB } from './db/database.ts';
 import type { DeliveryWorker } from './lib/deliveries.ts';
+import type { MailSettings } from './lib/emails.ts';
 import type { ViewBuffer } from './lib/view-buffer.ts';
 import type { Changed } from './middleware/read-cache.ts';
 import type { RateLimiter } from './middleware/rate-limit.ts';
@@ -37,8 +39,12 @@ export interface AppDeps {
   reportLimiter: RateLimiter;
   /** Trust and safety settings (docs/product.md, "Trust and safety"). */
   safety: SafetySettings;
-  /** The deliveries worker, when this process runs one: poked when an escalation is queued. */
+  /** The deliveries worker, when this process runs one: poked when an escalation or email is queued. */
   deliveries?: Pick<DeliveryWorker, 'poke'>;
+  /** What emails say about the site, and where they go (docs/product.md, "Email"). */
+  mail: MailSettings;
+  /** The sign-in accounts, for erasure (Firebase's Admin SDK; the demo parent in demo mode). */
+  accounts: AccountDirectory;
   /** Post views, written in batches. */
   views: ViewBuffer;
   /** The publishing pipeline, when this process runs one (the server does; the build does not). */

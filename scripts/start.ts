@@ -3,13 +3,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadContent } from '../api/db/content.ts';
 import { syncContent } from '../api/db/sync.ts';
-import { createVerifier } from '../api/auth/create-verifier.ts';
+import { createAccounts, createVerifier } from '../api/auth/create-verifier.ts';
 import { isDemoApiKey } from '../api/contract.ts';
 import { prepareDatabase } from '../api/db/prepare.ts';
 import { retarget } from '../api/db/queries/deliveries.ts';
 import { purgeExpiredEvidence } from '../api/db/queries/moderation.ts';
 import { ESCALATION } from '../api/db/queries/reports.ts';
 import { createDeliveryWorker, createWebhookSender } from '../api/lib/deliveries.ts';
+import { createEmailSender, EMAIL_KIND } from '../api/lib/mail.ts';
 import { createMemoryRateLimiter } from '../api/middleware/rate-limit.ts';
 import { startServer } from '../api/server.ts';
 import { buildSite, needsBuild } from './lib/build.ts';
@@ -47,7 +48,14 @@ const publisher = createPublisher({
 // still waiting go to the escalation URL configured now, or wait in the console without one.
 const retargeted = await retarget(db, ESCALATION.purpose, env.SAFETY_ESCALATION_URL ?? null, new Date());
 if (retargeted > 0) console.log(`${retargeted} escalation(s) from before this start are waiting to be sent.`);
-const deliveries = createDeliveryWorker({ db, senders: { webhook: createWebhookSender() } });
+// Every email goes through the same queue: to SMTP_URL, or kept in the outbox without one.
+const deliveries = createDeliveryWorker({
+  db,
+  senders: {
+    webhook: createWebhookSender(),
+    [EMAIL_KIND]: createEmailSender({ smtpUrl: env.SMTP_URL ?? null, from: env.MAIL_FROM }),
+  },
+});
 
 const server = await startServer({
   db,
@@ -56,6 +64,7 @@ const server = await startServer({
   port: env.PORT,
   deps: {
     verifyToken: createVerifier(env),
+    accounts: createAccounts(env),
     publisher,
     commentLimiter: createMemoryRateLimiter({ limit: env.RATE_LIMIT_COMMENTS_PER_MINUTE, windowMs: 60_000 }),
     writeLimiter: createMemoryRateLimiter({ limit: env.RATE_LIMIT_WRITES_PER_MINUTE, windowMs: 60_000 }),
@@ -66,6 +75,12 @@ const server = await startServer({
       siteUrl: env.PUBLIC_SITE_URL,
     },
     deliveries,
+    mail: {
+      siteName: env.PUBLIC_SITE_NAME,
+      siteUrl: env.PUBLIC_SITE_URL,
+      privacyEmail: env.PUBLIC_PRIVACY_EMAIL,
+      transport: env.SMTP_URL ? 'smtp' : 'outbox',
+    },
     // Anonymous reads are reused for a second; any write through the API clears them.
     readCacheMs: 1_000,
   },
@@ -80,6 +95,9 @@ const server = await startServer({
 const scheduleTimer = setInterval(() => void publisher.checkSchedule().catch(console.error), 30_000);
 scheduleTimer.unref();
 deliveries.start();
+if (!env.SMTP_URL) {
+  console.log('SMTP_URL is not set: emails are kept in the outbox (/admin/outbox) and logged, not sent.');
+}
 if (!env.SAFETY_ESCALATION_URL) {
   console.log('SAFETY_ESCALATION_URL is not set: child-safety escalations wait in the moderation console.');
 }

@@ -1,4 +1,5 @@
 import { DEMO_TOKEN, DEMO_USER, isDemoApiKey } from '../contract.ts';
+import { type AccountDirectory, createFirebaseAccounts, DEMO_ACCOUNTS } from './accounts.ts';
 import type { Env } from '../env.ts';
 import { createFirebaseVerifier, type Identity, InvalidTokenError, type TokenVerifier } from './verifier.ts';
 
@@ -19,4 +20,13 @@ export function createVerifier(
     };
   }
   return createFirebaseVerifier(env.FIREBASE_PROJECT_ID);
+}
+
+/** The server's sign-in accounts, for erasure: the demo parent in demo mode, else Firebase's. */
+export function createAccounts(
+  env: Pick<Env, 'PUBLIC_FIREBASE_API_KEY' | 'FIREBASE_PROJECT_ID'>,
+): AccountDirectory {
+  return isDemoApiKey(env.PUBLIC_FIREBASE_API_KEY)
+    ? DEMO_ACCOUNTS
+    : createFirebaseAccounts(env.FIREBASE_PROJECT_ID);
 }

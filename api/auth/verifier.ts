@@ -1,5 +1,5 @@
 import { type App, getApps, initializeApp } from 'firebase-admin/app';
-import { getAuth } from 'firebase-admin/auth';
+import { type Auth, getAuth } from 'firebase-admin/auth';
 
 /** Who a verified ID token belongs to. */
 export interface Identity {
@@ -14,23 +14,47 @@ export type TokenVerifier = (token: string) => Promise<Identity>;
 
 export class InvalidTokenError extends Error {}
 
-/**
- * Firebase ID token verification (signature, audience = projectId, issuer, expiry) through
- * firebase-admin. firebase-admin accepts the Auth emulator's unsigned tokens only while
- * FIREBASE_AUTH_EMULATOR_HOST is set in the environment, and never otherwise.
- */
-export function createFirebaseVerifier(projectId: string): TokenVerifier {
+/** firebase-admin's Auth for a project (one app per project, shared by verifier and accounts). */
+export function firebaseAuth(projectId: string): Auth {
   const name = `nestling-${projectId}`;
   const app: App = getApps().find((a) => a.name === name) ?? initializeApp({ projectId }, name);
-  const auth = getAuth(app);
-  // A token that verified once stays valid until it expires (revocation is not checked), so a
+  return getAuth(app);
+}
+
+type Verified = Map<string, { identity: Identity; expiresAt: number }>;
+/** Tokens that verified, per project: kept until they expire or their account is deleted. */
+const verifiedByProject = new Map<string, Verified>();
+
+function verifiedTokens(projectId: string): Verified {
+  let verified = verifiedByProject.get(projectId);
+  if (!verified) verifiedByProject.set(projectId, (verified = new Map()));
+  return verified;
+}
+
+/** A deleted account's tokens stop working here at once (api/auth/accounts.ts calls it). */
+export function forgetVerifiedTokens(projectId: string, uid: string): void {
+  const verified = verifiedTokens(projectId);
+  for (const [token, entry] of verified) if (entry.identity.uid === uid) verified.delete(token);
+}
+
+/**
+ * Firebase ID token verification (signature, audience = projectId, issuer, expiry, and that the
+ * account still exists and is not disabled or revoked) through firebase-admin. firebase-admin
+ * accepts the Auth emulator's unsigned tokens only while FIREBASE_AUTH_EMULATOR_HOST is set in
+ * the environment, and never otherwise.
+ */
+export function createFirebaseVerifier(projectId: string): TokenVerifier {
+  const auth = firebaseAuth(projectId);
+  // A token that verified once stays valid until it expires or its account is deleted here, so a
   // reader's burst of likes and comments pays for verification once. Bounded; cleared when full.
-  const verified = new Map<string, { identity: Identity; expiresAt: number }>();
+  const verified = verifiedTokens(projectId);
   return async (token) => {
     const hit = verified.get(token);
     if (hit && Date.now() < hit.expiresAt) return hit.identity;
     try {
-      const decoded = await auth.verifyIdToken(token);
+      // checkRevoked: a deleted account's unexpired token must not sign it back in (and re-create
+      // its profile); it costs one lookup per new token.
+      const decoded = await auth.verifyIdToken(token, true);
       const identity: Identity = {
         uid: decoded.uid,
         email: decoded.email ?? null,

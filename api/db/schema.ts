@@ -1,5 +1,11 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
-import type { CommentStatus, ReportCategory, ReportStatus, ResolveAction } from '../contract.ts';
+import type {
+  CommentStatus,
+  DeletionRequestStatus,
+  ReportCategory,
+  ReportStatus,
+  ResolveAction,
+} from '../contract.ts';
 
 /** The one description of the SQLite schema; migrations in ./migrations must agree with it. */
 export interface Database {
@@ -17,6 +23,8 @@ export interface Database {
   suspensions: SuspensionsTable;
   audit_log: AuditLogTable;
   deliveries: DeliveriesTable;
+  email_settings: EmailSettingsTable;
+  reply_subscriptions: ReplySubscriptionsTable;
 }
 
 export interface ItemsTable {
@@ -189,6 +197,37 @@ export interface DeletionRequestsTable {
   reason: string | null;
   additional_info: string | null;
   created_at: string;
+  /** 'open', or how it was closed: the account was erased, or no account uses the address. */
+  status: ColumnType<DeletionRequestStatus, DeletionRequestStatus | undefined, DeletionRequestStatus>;
+  closed_at: ColumnType<string | null, string | null | undefined, string | null>;
+  closed_by_name: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** A parent's reply emails: double opt-in, then on until they stop them. */
+export interface EmailSettingsTable {
+  user_uid: string;
+  email: string;
+  /** sha256 (hex) of the confirmation link's token. */
+  confirm_token_hash: string | null;
+  confirm_sent_at: string | null;
+  confirmed_at: string | null;
+  /** 1, or 0 after "stop all email". */
+  enabled: ColumnType<number, number | undefined, number>;
+  /** Random: the "stop all email" links carry it. */
+  unsubscribe_token: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A thread (a post's comments) a parent asked to be emailed about. */
+export interface ReplySubscriptionsTable {
+  subscription_id: Generated<number>;
+  user_uid: string;
+  post_id: number;
+  /** Random: this thread's unsubscribe links carry it. */
+  token: string;
+  last_notified_at: string | null;
+  created_at: string;
 }
 
 export type ItemRow = Selectable<ItemsTable>;
@@ -201,3 +240,5 @@ export type CommentRow = Selectable<CommentsTable>;
 export type ReportRow = Selectable<CommentReportsTable>;
 export type DeliveryRow = Selectable<DeliveriesTable>;
 export type UserProfileRow = Selectable<UsersProfileTable>;
+export type DeletionRequestRow = Selectable<DeletionRequestsTable>;
+export type EmailSettingsRow = Selectable<EmailSettingsTable>;

@@ -2,8 +2,21 @@ import type { DB } from '../db/database.ts';
 import { claimDue, markDelivered, markFailed, nextDueAt } from '../db/queries/deliveries.ts';
 import type { DeliveryRow } from '../db/schema.ts';
 
-/** Sends one delivery; resolves when the other side has accepted it, throws otherwise. */
-export type Sender = (delivery: { id: number; target: string; payload: unknown }) => Promise<void>;
+/** What the queue keeps of a delivered row instead of what was sent (an address to forget). */
+export interface KeptAfterSending {
+  target: string;
+  payload: unknown;
+}
+
+/**
+ * Sends one delivery; resolves when the other side has accepted it, throws otherwise. It may
+ * resolve with what to keep of the row in place of what it sent.
+ */
+export type Sender = (delivery: {
+  id: number;
+  target: string;
+  payload: unknown;
+}) => Promise<KeptAfterSending | undefined>;
 
 export interface DeliveryWorker {
   /** Starts the loop: due rows now, then whenever the next one falls due (and every pollMs). */
@@ -18,7 +31,7 @@ export interface DeliveryWorker {
 
 export interface DeliveryWorkerOptions {
   db: DB;
-  /** Senders by kind ('webhook'; later 'email'). Rows of other kinds are left for another worker. */
+  /** Senders by kind ('webhook', 'email'). Rows of other kinds are left for another worker. */
   senders: Record<string, Sender>;
   now?: () => Date;
   /** How long a leased row is this worker's; a crash mid-send frees it after this. */
@@ -68,8 +81,12 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     const sender = options.senders[row.kind];
     try {
       if (!sender || row.target === null) throw new Error(`no sender for ${row.kind}`);
-      await sender({ id: row.delivery_id, target: row.target, payload: JSON.parse(row.payload) });
-      await markDelivered(options.db, row.delivery_id, now());
+      const kept = await sender({
+        id: row.delivery_id,
+        target: row.target,
+        payload: JSON.parse(row.payload),
+      });
+      await markDelivered(options.db, row.delivery_id, now(), kept);
       return true;
     } catch (error) {
       const message = describe(error);
@@ -165,5 +182,6 @@ export function createWebhookSender(options: { timeoutMs?: number } = {}): Sende
     // Read the body so the connection is released.
     await res.arrayBuffer().catch(() => undefined);
     if (!res.ok) throw new Error(`${target} answered ${res.status}`);
+    return undefined;
   };
 }

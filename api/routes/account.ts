@@ -1,27 +1,66 @@
 import { Hono } from 'hono';
-import { limitPerAddress, tooQuickly } from '../middleware/rate-limit.ts';
+import type { AccountErased, AccountExport } from '../contract.ts';
+import { eraseAccount, exportAccount } from '../db/queries/account.ts';
+import { receiveDeletionRequest } from '../db/queries/deletion-requests.ts';
+import { requireUser } from '../middleware/auth.ts';
+import { limitPerAddress, limitPerUser, tooQuickly } from '../middleware/rate-limit.ts';
 import { validate } from '../middleware/validate.ts';
 import type { AppEnv } from '../types.ts';
-import { deletionRequestBody } from './schemas.ts';
+import { accountDeleteBody, deletionRequestBody } from './schemas.ts';
 
-/** The first-party account deletion form (docs/product.md, "Account deletion"). */
-export const accountRoutes = new Hono<AppEnv>().post(
-  '/deletion-requests',
-  limitPerAddress('deletion', tooQuickly('requests')),
-  validate('json', deletionRequestBody),
-  async (c) => {
-    const { db, now } = c.var.deps;
-    const body = c.req.valid('json');
-    await db
-      .insertInto('deletion_requests')
-      .values({
-        email: body.email,
-        reason: body.reason || null,
-        additional_info: body.additionalInfo || null,
-        created_at: now().toISOString(),
-      })
-      .execute();
-    c.set('changed', []);
-    return c.json({ received: true }, 201);
-  },
-);
+/**
+ * The parent's own account (docs/product.md, "Your account"): their data as one file, erasure in
+ * seconds, and the deletion form for those who cannot sign in.
+ */
+export const accountRoutes = new Hono<AppEnv>()
+  .post(
+    '/deletion-requests',
+    limitPerAddress('deletion', tooQuickly('requests')),
+    validate('json', deletionRequestBody),
+    async (c) => {
+      const { db, now, mail, deliveries } = c.var.deps;
+      if (await receiveDeletionRequest(db, c.req.valid('json'), mail, now())) deliveries?.poke();
+      c.set('changed', []);
+      return c.json({ received: true }, 201);
+    },
+  )
+  .get('/export', requireUser, async (c) => {
+    const { db, now, mail } = c.var.deps;
+    const at = now();
+    const data = await exportAccount(db, c.var.user.uid, mail.siteUrl, at);
+    c.header(
+      'Content-Disposition',
+      `attachment; filename="nestling-data-${at.toISOString().slice(0, 10)}.json"`,
+    );
+    c.header('Cache-Control', 'no-store');
+    return c.json<AccountExport>(data);
+  })
+  .delete(
+    '/',
+    requireUser,
+    limitPerUser('account-delete', tooQuickly('attempts')),
+    validate('json', accountDeleteBody),
+    async (c) => {
+      const { db, now, mail, accounts, deliveries } = c.var.deps;
+      const email = c.var.user.email || c.var.profile.email;
+      if (!email) {
+        return c.json(
+          {
+            error: `This account has no email address to confirm with. Write to ${mail.privacyEmail} and we will delete it.`,
+          },
+          400,
+        );
+      }
+      if (c.req.valid('json').confirmEmail.toLowerCase() !== email.toLowerCase()) {
+        return c.json(
+          { error: "confirmEmail: that is not this account's email address. Type it exactly to confirm." },
+          400,
+        );
+      }
+      // The sign-in account goes first: from then on no token of theirs is accepted.
+      await accounts.deleteUser(c.var.user.uid);
+      await eraseAccount(db, { uid: c.var.user.uid, emails: [email], admin: null }, mail, now());
+      deliveries?.poke();
+      return c.json<AccountErased>({ erased: true, email });
+    },
+  );

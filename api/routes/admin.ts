@@ -1,28 +1,123 @@
 import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import { isAdmin, type PublishRun, type PublishStatus } from '../contract.ts';
+import {
+  type DeletionRequest,
+  type DeletionRequestList,
+  isAdmin,
+  type Outbox,
+  type PublishRun,
+  type PublishStatus,
+  type UserProfile,
+} from '../contract.ts';
+import { eraseAccount } from '../db/queries/account.ts';
+import {
+  closeAsNoAccount,
+  findDeletionRequest,
+  findOpenDeletionRequest,
+  listDeletionRequests,
+} from '../db/queries/deletion-requests.ts';
+import { listOutbox } from '../db/queries/mail.ts';
+import { findUidByEmail } from '../db/queries/profiles.ts';
 import { requireUser } from '../middleware/auth.ts';
-import type { AppEnv, UserEnv } from '../types.ts';
+import { limitPerUser, tooQuickly } from '../middleware/rate-limit.ts';
+import { validate } from '../middleware/validate.ts';
+import type { AppDeps, AppEnv, UserEnv } from '../types.ts';
+import { deletionRequestIdParam, outboxQuery } from './schemas.ts';
 
-const requireAdmin = createMiddleware<UserEnv>(async (c, next) => {
-  if (!isAdmin(c.var.profile.role)) {
-    return c.json({ error: 'Only admins may publish. Ask an admin to run npm run user:role for you.' }, 403);
-  }
-  await next();
-});
+/** After requireUser: admins only; anyone else gets a 403 that says what for. */
+const requireAdmin = (what: string) =>
+  createMiddleware<UserEnv>(async (c, next) => {
+    if (!isAdmin(c.var.profile.role)) {
+      return c.json(
+        { error: `Only admins may ${what}. Ask an admin to run npm run user:role for you.` },
+        403,
+      );
+    }
+    await next();
+  });
+
+const publishing = requireAdmin('publish');
+const deletions = [requireUser, requireAdmin('handle deletion requests')] as const;
+const deletionWrite = [...deletions, limitPerUser('deletion-admin', tooQuickly('actions'))] as const;
 
 const UNAVAILABLE = { error: 'Publishing is not available in this process' } as const;
 
-/** Publishing for editors: POST starts a run (or joins the queued one), GET reports runs. */
+/** The open request (or a 404/409), the account that owns its address if any, and the admin. */
+async function openRequest(deps: AppDeps, profile: UserProfile, requestId: number) {
+  const request = await findOpenDeletionRequest(deps.db, requestId);
+  // Firebase's account, else a profile that signed in here with the address.
+  const owner =
+    (await deps.accounts.findByEmail(request.email)) ?? (await findUidByEmail(deps.db, request.email));
+  return { request, owner, admin: { uid: profile.firebase_uid, name: profile.display_name } };
+}
+
+/**
+ * Admins' work (mounted under /api/admin): publishing (POST starts a run or joins the queued one,
+ * GET reports runs), deletion requests from the form (docs/product.md, "Deleting your account")
+ * and the mail log.
+ */
 export const adminRoutes = new Hono<AppEnv>()
-  .get('/publish', requireUser, requireAdmin, (c) => {
+  .get('/publish', requireUser, publishing, (c) => {
     const { publisher } = c.var.deps;
     if (!publisher) return c.json(UNAVAILABLE, 503);
     return c.json<PublishStatus>(publisher.status());
   })
-  .post('/publish', requireUser, requireAdmin, (c) => {
+  .post('/publish', requireUser, publishing, (c) => {
     const { publisher } = c.var.deps;
     if (!publisher) return c.json(UNAVAILABLE, 503);
     const run = publisher.request(`admin (${c.var.profile.email || c.var.profile.firebase_uid})`);
     return c.json<PublishRun>(run, 202);
-  });
+  })
+  .get('/deletion-requests', ...deletions, async (c) => {
+    const { db, now } = c.var.deps;
+    return c.json<DeletionRequestList>(await listDeletionRequests(db, now()));
+  })
+  .post(
+    '/deletion-requests/:requestId/erase',
+    validate('param', deletionRequestIdParam),
+    ...deletionWrite,
+    async (c) => {
+      const { deps } = c.var;
+      const { requestId } = c.req.valid('param');
+      const { request, owner, admin } = await openRequest(deps, c.var.profile, requestId);
+      if (!owner) {
+        return c.json(
+          { error: 'No account uses this address. Close the request as "no account found" instead.' },
+          404,
+        );
+      }
+      await deps.accounts.deleteUser(owner);
+      await eraseAccount(deps.db, { uid: owner, emails: [request.email], admin }, deps.mail, deps.now());
+      deps.deliveries?.poke();
+      return c.json<DeletionRequest>((await findDeletionRequest(deps.db, requestId, deps.now()))!);
+    },
+  )
+  .post(
+    '/deletion-requests/:requestId/close',
+    validate('param', deletionRequestIdParam),
+    ...deletionWrite,
+    async (c) => {
+      const { deps } = c.var;
+      const { requestId } = c.req.valid('param');
+      const { owner, admin } = await openRequest(deps, c.var.profile, requestId);
+      // "No account found" must be true: an account that exists is erased instead.
+      if (owner) return c.json({ error: 'An account uses this address: erase it instead.' }, 409);
+      const closed = await closeAsNoAccount(deps.db, { id: requestId, actor: admin }, deps.mail, deps.now());
+      deps.deliveries?.poke();
+      return c.json<DeletionRequest>(closed);
+    },
+  )
+  .get(
+    '/outbox',
+    requireUser,
+    requireAdmin('read the mail log'),
+    validate('query', outboxQuery),
+    async (c) => {
+      const { db, mail } = c.var.deps;
+      const { limit, before } = c.req.valid('query');
+      const page = await listOutbox(db, { limit, before: before ?? null });
+      if (page.next !== null)
+        c.header('Link', `</api/admin/outbox?limit=${limit}&before=${page.next}>; rel="next"`);
+      return c.json<Outbox>({ transport: mail.transport, emails: page.emails });
+    },
+  );

@@ -70,12 +70,12 @@ export const commentRoutes = new Hono<AppEnv>()
     }),
     validate('json', newCommentBody),
     async (c) => {
-      const { db, now, safety } = c.var.deps;
+      const { db, now, safety, mail, deliveries } = c.var.deps;
       const { profile } = c.var;
       const post = await findLivePost(db, { postId: c.req.valid('param').postId }, now());
       if (!post) return c.json(NOT_FOUND, 404);
       const { content, parentCommentId } = c.req.valid('json');
-      const posted = await addComment(
+      const { emailsQueued, ...posted } = await addComment(
         db,
         {
           postId: post.postId,
@@ -88,9 +88,10 @@ export const commentRoutes = new Hono<AppEnv>()
             moderator: canModerate(profile.role),
           },
         },
-        { holdFirst: safety.holdFirstComment },
+        { holdFirst: safety.holdFirstComment, mail },
         now(),
       );
+      if (emailsQueued > 0) deliveries?.poke();
       c.set('changed', threadChanged(post));
       return c.json<CommentPosted>(posted, 201);
     },

@@ -71,7 +71,7 @@ export const moderationRoutes = new Hono<AppEnv>()
     ...moderatorWrite,
     validate('json', reviewBody),
     async (c) => {
-      const { db, now } = c.var.deps;
+      const { db, now, mail, deliveries } = c.var.deps;
       const { profile } = c.var;
       const { action, reason } = c.req.valid('json');
       const reviewed = await reviewComment(
@@ -82,8 +82,10 @@ export const moderationRoutes = new Hono<AppEnv>()
           reason,
           actor: { uid: profile.firebase_uid, name: profile.display_name },
         },
+        mail,
         now(),
       );
+      if (reviewed.emailsQueued > 0) deliveries?.poke();
       c.set('changed', await threadChangedById(db, reviewed.postId));
       return c.json(reviewed.comment);
     },

@@ -5,6 +5,7 @@ import {
   COMMENT_MAX_LENGTH,
   DELETION_INFO_MAX,
   DELETION_REASON_MAX,
+  LINK_TOKEN_PATTERN,
   LIST_LIMIT_MAX,
   MODERATION_REASON_MAX,
   REPORT_CATEGORIES,
@@ -12,6 +13,7 @@ import {
   SUSPENSION_DAYS_MAX,
   THREAD_PAGE_DEFAULT,
   THREAD_PAGE_MAX,
+  UNSUBSCRIBE_SCOPES,
 } from '../contract.ts';
 
 /** A whole number from a query string, within bounds. */
@@ -75,8 +77,15 @@ export const newCommentBody = z.object({
   parentCommentId: z.number().int().positive().nullable().default(null),
 });
 
+/** An email address: trimmed, and lowercased so one address is one address. */
+const emailAddress = z
+  .string({ error: 'must be a valid email address' })
+  .trim()
+  .toLowerCase()
+  .pipe(z.email('must be a valid email address').max(254, 'must be at most 254 characters'));
+
 export const deletionRequestBody = z.object({
-  email: z.email('must be a valid email address').max(254),
+  email: emailAddress,
   reason: z.string().trim().max(DELETION_REASON_MAX).nullable().default(null),
   additionalInfo: z
     .string()
@@ -149,12 +158,42 @@ export const suspendBody = z.object({
 
 export const liftBody = z.object({ reason });
 
-/** A page of the audit log: `?limit=` (1 to 100, default 50) and `?before=<id>`. */
-export const auditQuery = z.object({
-  limit: intQuery(1, 100).default(50),
-  before: z
-    .string()
-    .regex(/^[1-9]\d{0,15}$/, 'must be an entry id')
-    .transform(Number)
-    .optional(),
+/** A page of a log, newest first: `?limit=` (1 to 100, default 50) and `?before=<id>`. */
+function logPageQuery(idRule: string) {
+  return z.object({
+    limit: intQuery(1, 100).default(50),
+    before: z
+      .string()
+      .regex(/^[1-9]\d{0,15}$/, idRule)
+      .transform(Number)
+      .optional(),
+  });
+}
+
+export const auditQuery = logPageQuery('must be an entry id');
+export const outboxQuery = logPageQuery('must be a message id');
+
+export const deletionRequestIdParam = z.object({ requestId: id });
+
+/** DELETE /api/account: the account's address, typed to confirm (compared without case). */
+export const accountDeleteBody = z.object({
+  confirmEmail: z
+    .string({ error: "must be a string: type your account's email address to confirm" })
+    .trim()
+    .min(1, "must not be blank: type your account's email address to confirm")
+    .max(254, 'must be at most 254 characters'),
 });
+
+export const threadNotificationsBody = z.object({
+  subscribed: z.boolean({ error: 'must be true or false' }),
+});
+
+const linkToken = z
+  .string({ error: 'must be the token from the link' })
+  .regex(LINK_TOKEN_PATTERN, 'must be the token from the link (64 hexadecimal characters)');
+const scope = z.enum(UNSUBSCRIBE_SCOPES, { error: 'must be thread or all' });
+
+export const confirmEmailBody = z.object({ token: linkToken });
+export const unsubscribeBody = z.object({ token: linkToken, scope });
+/** A mail client's one-click POST carries the token and scope in the address (RFC 8058). */
+export const oneClickQuery = z.object({ token: linkToken, scope });

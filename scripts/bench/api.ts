@@ -80,7 +80,7 @@ async function seedThread(db: DB, postId: number): Promise<void> {
           moderator: false,
         },
       },
-      { holdFirst: false },
+      { holdFirst: false, mail: null },
       new Date((at += 7 * 60_000)),
     );
     if (!isReply) topLevel.push(posted.comment.comment_id);

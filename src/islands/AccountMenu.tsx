@@ -1,8 +1,9 @@
-// The signed-in visitor's account menu: name, email, role and user-type badges (docs/product.md), the
-// moderation console for moderators and admins, and Sign Out (Exit Demo Mode in demo mode). Loaded by AuthControls only once someone is signed in.
+// The signed-in visitor's account menu: name, email, role and user-type badges (docs/product.md), their
+// account page, the admin page for admins, the moderation console for moderators and admins, and
+// Sign Out (Exit Demo Mode in demo mode). Loaded by AuthControls only once someone is signed in.
 import { useStore } from '@nanostores/react';
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
-import { canModerate } from '../../api/contract.ts';
+import { canModerate, isAdmin } from '../../api/contract.ts';
 import { $auth, accountEmail, accountName } from '../stores/auth.ts';
 import { Avatar } from './comments/Avatar.tsx';
 import { RoleBadge, UserTypeBadge } from './comments/badges.tsx';
@@ -45,6 +46,14 @@ export default function AccountMenu({ onLeave }: Props) {
             </div>
           </DropdownMenu.Label>
           <DropdownMenu.Separator className="bg-sand my-1 h-px" />
+          <DropdownMenu.Item asChild className={item}>
+            <a href="/account">Your account</a>
+          </DropdownMenu.Item>
+          {isAdmin(auth.profile?.role) && !auth.demoMode && (
+            <DropdownMenu.Item asChild className={item}>
+              <a href="/admin">Admin</a>
+            </DropdownMenu.Item>
+          )}
           {canModerate(auth.profile?.role) && !auth.demoMode && (
             <DropdownMenu.Item asChild className={item}>
               <a href="/moderation">Moderation</a>

@@ -2,6 +2,7 @@ import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { canModerate, type Comment, type Reply, type ReportCategory } from '../../api/contract.ts';
 import { DEMO_LOADING_DELAY_MS, DEMO_POSTING_DELAY_MS } from '../config.ts';
+import { ShowMore, useShowMore } from '../components/ShowMore.tsx';
 import { errorMessage } from '../lib/api.ts';
 import { demoComments, demoReply } from '../lib/demo-comments.ts';
 import { addToThread, countAll, findInThread } from '../lib/thread.ts';
@@ -29,6 +30,7 @@ import {
   replyButtonId,
 } from './comments/CommentItem.tsx';
 import { ProfileCard } from './comments/ProfileCard.tsx';
+import { ReplyEmailsToggle } from './comments/ReplyEmailsToggle.tsx';
 import { LOAD_FAILED, submitErrorMessage } from './comments/messages.ts';
 import { SignInCard } from './comments/SignInCard.tsx';
 
@@ -87,7 +89,10 @@ export default function CommentsSection({ postId, slug, initialStats, initialThr
   const stats = usePostStats(slug, initialStats);
   const [demo, setDemo] = useState<DemoThread>({ state: 'loading' });
   const [status, setStatus] = useState('');
-  const [more, setMore] = useState<'idle' | 'loading' | 'failed'>('idle');
+  const more = useShowMore(
+    () => loadMoreComments(postId),
+    (error) => console.error('Failed to load more comments', error),
+  );
 
   const [text, setText] = useState('');
   const [submitting, setSubmitting] = useState(false);
@@ -113,6 +118,18 @@ export default function CommentsSection({ postId, slug, initialStats, initialThr
   useEffect(() => {
     initAuth();
   }, []);
+
+  // A link to one comment (`#comment-<id>`, as in reply emails) lands on it once the live thread
+  // shows it, also when it is newer than the static page.
+  const jumped = useRef(false);
+  useEffect(() => {
+    if (jumped.current || !/^#comment-\d+$/.test(window.location.hash)) return;
+    const target = document.getElementById(window.location.hash.slice(1));
+    if (!target) return;
+    jumped.current = true;
+    target.scrollIntoView({ block: 'center' });
+    target.focus({ preventScroll: true });
+  }, [live.thread]);
 
   // Demo mode's sample thread, after the simulated loading delay.
   useEffect(() => {
@@ -202,18 +219,6 @@ export default function CommentsSection({ postId, slug, initialStats, initialThr
       console.error('Failed to like comment', error);
     } finally {
       setLikingId(null);
-    }
-  }
-
-  async function showMore() {
-    if (more === 'loading') return;
-    setMore('loading');
-    try {
-      await loadMoreComments(postId);
-      setMore('idle');
-    } catch (error) {
-      console.error('Failed to load more comments', error);
-      setMore('failed');
     }
   }
 
@@ -322,6 +327,9 @@ export default function CommentsSection({ postId, slug, initialStats, initialThr
 
   const count = demoMode ? (comments ? countAll(comments) : 0) : stats.commentCount;
 
+  // Reply emails are real mail: not for demo mode's simulated thread.
+  const notify = signedIn && !demoMode ? <ReplyEmailsToggle postId={postId} /> : undefined;
+
   const replyTarget = comments?.find((c) => c.comment_id === replyingTo);
   const replyBox = replyTarget && (
     <CommentForm
@@ -336,6 +344,7 @@ export default function CommentsSection({ postId, slug, initialStats, initialThr
       error={replyError}
       textareaRef={replyRef}
       rows={3}
+      notify={notify}
     />
   );
 
@@ -385,6 +394,7 @@ export default function CommentsSection({ postId, slug, initialStats, initialThr
                 submitLabel="Post Comment"
                 error={submitError}
                 textareaRef={textRef}
+                notify={notify}
               />
             </>
           ) : (
@@ -453,22 +463,13 @@ export default function CommentsSection({ postId, slug, initialStats, initialThr
             </ul>
           )}
           {!demoMode && live.thread.next !== null && (
-            <div className="mt-4 text-center">
-              <button
-                type="button"
-                onClick={() => void showMore()}
-                aria-disabled={more === 'loading' || undefined}
-                aria-busy={more === 'loading' || undefined}
-                className="border-brand text-brand-dark hover:bg-brand-light rounded-full border px-5 py-2 text-sm font-semibold aria-disabled:cursor-wait aria-disabled:opacity-70"
-              >
-                {more === 'loading' ? 'Loading more comments…' : 'Show more comments'}
-              </button>
-              {more === 'failed' && (
-                <p role="alert" className="mt-2 text-sm text-red-700">
-                  {LOAD_FAILED}. Please try again.
-                </p>
-              )}
-            </div>
+            <ShowMore
+              state={more.state}
+              onClick={more.run}
+              label="Show more comments"
+              loadingLabel="Loading more comments…"
+              failure={`${LOAD_FAILED}. Please try again.`}
+            />
           )}
         </div>
       </div>

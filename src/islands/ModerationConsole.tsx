@@ -5,6 +5,7 @@ import { useStore } from '@nanostores/react';
 import { type ReactNode, useEffect, useState } from 'react';
 import {
   auditActionLabel,
+  auditTargetLabel,
   canModerate,
   EVIDENCE_RETENTION_DAYS,
   type ModeratedComment,
@@ -25,6 +26,7 @@ import {
   suspensions,
 } from '../stores/moderation.ts';
 import { ColumnHeads } from '../components/ColumnHeads.tsx';
+import { ShowMore, useShowMore } from '../components/ShowMore.tsx';
 import { SignInPrompt } from '../components/SignInPrompt.tsx';
 import { ActionDialog, type ActionDialogProps } from './dialogs/ActionDialog.tsx';
 import { PendingCard, ReportCard, SuspendDialog, When } from './moderation/parts.tsx';
@@ -101,7 +103,7 @@ export default function ModerationConsole() {
   const audit = useStore(auditLog.store(key));
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const [status, setStatus] = useState('');
-  const [moreAudit, setMoreAudit] = useState<'idle' | 'loading' | 'failed'>('idle');
+  const moreAudit = useShowMore(() => (key ? loadMoreAudit(key) : Promise.resolve()));
 
   useEffect(() => initAuth(), []);
 
@@ -180,16 +182,6 @@ export default function ModerationConsole() {
   }
 
   const suspend = (target: string, name: string) => setDialog({ kind: 'suspend', uid: target, name });
-
-  async function showMoreAudit() {
-    setMoreAudit('loading');
-    try {
-      await loadMoreAudit(moderatorUid);
-      setMoreAudit('idle');
-    } catch {
-      setMoreAudit('failed');
-    }
-  }
 
   const sections = [
     { id: 'reports', title: 'Open reports', count: reports.data?.length },
@@ -397,7 +389,7 @@ export default function ModerationConsole() {
                       <td className="py-2 pr-4">{entry.actorName}</td>
                       <td className="py-2 pr-4">{auditActionLabel(entry.action)}</td>
                       <td className="py-2 pr-4">
-                        {entry.targetType === 'user' ? 'Parent' : 'Comment'} #{entry.targetId}
+                        {auditTargetLabel(entry.targetType)} #{entry.targetId}
                       </td>
                       <td className="py-2">{entry.reason ?? '—'}</td>
                     </tr>
@@ -406,21 +398,13 @@ export default function ModerationConsole() {
               </tbody>
             </table>
             {audit.data.next !== null && (
-              <div className="mt-4 text-center">
-                <button
-                  type="button"
-                  onClick={() => void showMoreAudit()}
-                  aria-disabled={moreAudit === 'loading' || undefined}
-                  className="border-brand text-brand-dark hover:bg-brand-light rounded-full border px-5 py-2 text-sm font-semibold aria-disabled:cursor-wait"
-                >
-                  {moreAudit === 'loading' ? 'Loading older entries…' : 'Show older entries'}
-                </button>
-                {moreAudit === 'failed' && (
-                  <p role="alert" className="mt-2 text-sm text-red-700">
-                    Failed to load older entries. Please try again.
-                  </p>
-                )}
-              </div>
+              <ShowMore
+                state={moreAudit.state}
+                onClick={moreAudit.run}
+                label="Show older entries"
+                loadingLabel="Loading older entries…"
+                failure="Failed to load older entries. Please try again."
+              />
             )}
           </>
         )}

@@ -6,7 +6,7 @@ import type { ClientResponse } from 'hono/client';
 import { api, read, withToken } from '../lib/api.ts';
 import { nextCursor } from '../lib/thread.ts';
 import { getIdToken } from './auth.ts';
-import { type KeyedQuery, keyedQuery } from './query.ts';
+import { type KeyedQuery, keyedQuery, showNextPage } from './query.ts';
 
 const auth = async () => withToken(await getIdToken());
 
@@ -49,11 +49,11 @@ export function refreshAll(uid: string): void {
 }
 
 /** Adds the next page of the audit log under what is shown. */
-export async function loadMoreAudit(uid: string): Promise<void> {
-  const current = auditLog.get(uid);
-  if (!current || current.next === null) return;
-  const page = await loadAudit(current.next);
-  auditLog.set(uid, { entries: [...current.entries, ...page.entries], next: page.next });
+export function loadMoreAudit(uid: string): Promise<void> {
+  return showNextPage(auditLog, uid, loadAudit, (shown, page) => ({
+    entries: [...shown.entries, ...page.entries],
+    next: page.next,
+  }));
 }
 
 /** Sends a decision; the list it changes and the audit log are loaded afresh. */

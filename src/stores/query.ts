@@ -65,3 +65,18 @@ export function keyedQuery<T>(name: string, load: (id: string) => Promise<T>): K
   };
   return { store, get, set, update, refresh };
 }
+
+/**
+ * Adds the next (older) page of a paged list under what is shown (the audit log, the mail outbox):
+ * `next` is the cursor the API's Link header gave, null on the last page.
+ */
+export async function showNextPage<T extends { next: number | null }>(
+  query: KeyedQuery<T>,
+  id: string,
+  load: (before: number) => Promise<T>,
+  join: (shown: T, page: T) => T,
+): Promise<void> {
+  const current = query.get(id);
+  if (!current || current.next === null) return;
+  query.set(id, join(current, await load(current.next)));
+}

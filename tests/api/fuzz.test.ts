@@ -48,8 +48,19 @@ const ROUTES = [
   ['GET', '/api/moderation/audit'],
   ['GET', '/api/profile'],
   ['POST', '/api/account/deletion-requests'],
+  ['GET', '/api/account/export'],
+  ['DELETE', '/api/account'],
+  ['GET', '/api/notifications/threads/{id}'],
+  ['PUT', '/api/notifications/threads/{id}'],
+  ['POST', '/api/notifications/confirm'],
+  ['POST', '/api/notifications/unsubscribe'],
+  ['POST', '/api/notifications/one-click'],
   ['GET', '/api/admin/publish'],
   ['POST', '/api/admin/publish'],
+  ['GET', '/api/admin/deletion-requests'],
+  ['POST', '/api/admin/deletion-requests/{id}/erase'],
+  ['POST', '/api/admin/deletion-requests/{id}/close'],
+  ['GET', '/api/admin/outbox'],
 ] as const;
 
 const nasty = fc.oneof(
@@ -86,6 +97,12 @@ const body = fc.oneof(
   fc.record({ email: fc.string(), confirmed: fc.anything(), reason: fc.anything() }),
   fc.record({ category: fc.oneof(fc.string(), fc.constant('child_safety')), note: fc.anything() }),
   fc.record({ action: fc.string(), reason: fc.anything(), days: fc.anything() }),
+  fc.record({
+    token: fc.oneof(fc.string(), fc.stringMatching(/^[0-9a-f]{64}$/)),
+    scope: fc.oneof(fc.string(), fc.constantFrom('thread', 'all')),
+    subscribed: fc.anything(),
+    confirmEmail: fc.anything(),
+  }),
 );
 
 async function expectJsonAnswer(res: Response) {
@@ -106,9 +123,13 @@ describe('fuzzing every endpoint', () => {
       fc.asyncProperty(
         fc.constantFrom(...ROUTES),
         segment,
-        fc.dictionary(fc.constantFrom('limit', 'page', 'category', 'status', 'before', 'x'), nasty, {
-          maxKeys: 3,
-        }),
+        fc.dictionary(
+          fc.constantFrom('limit', 'page', 'category', 'status', 'before', 'token', 'scope', 'x'),
+          nasty,
+          {
+            maxKeys: 3,
+          },
+        ),
         body,
         fc.constantFrom(
           'application/json',

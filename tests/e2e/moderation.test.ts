@@ -10,7 +10,6 @@ import {
   HELD_PLACEHOLDER,
   REMOVED_PLACEHOLDER,
 } from '../../src/islands/comments/messages.ts';
-import { createEmulatorUser } from '../helpers/auth-emulator.ts';
 import {
   closePage,
   expectNoAxeViolations,
@@ -19,18 +18,13 @@ import {
   signInWithEmail,
   waitForIsland,
 } from '../helpers/browser.ts';
+import { type Person, signedUpParent } from '../helpers/e2e-people.ts';
 import { startListener } from '../helpers/listener.ts';
 import { setRole } from '../helpers/roles.ts';
 
 const PASSWORD = 'correct-horse-9';
 let browser: Browser;
 let base: string;
-
-interface Person {
-  name: string;
-  email: string;
-  token: string;
-}
 
 interface PostSummary {
   postId: number;
@@ -47,19 +41,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** A parent with an emulator account who has signed in once (so their profile exists). */
-async function person(first: string): Promise<Person> {
-  const tag = crypto.randomUUID().slice(0, 6);
-  const name = `${first} ${tag}`;
-  const user = await createEmulatorUser(inject('authEmulatorHost'), {
-    email: `${first.toLowerCase()}-${tag}@example.com`,
-    password: PASSWORD,
-    displayName: name,
-  });
-  const res = await fetch(`${base}/api/profile`, { headers: { Authorization: `Bearer ${user.idToken}` } });
-  expect(res.status).toBe(200);
-  return { name, email: user.email, token: user.idToken };
-}
+const person = (first: string) => signedUpParent(first, PASSWORD);
 
 async function api<T>(path: string, token: string | null, init: { method?: string; body?: unknown } = {}) {
   const res = await fetch(`${base}${path}`, {

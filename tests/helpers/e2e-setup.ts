@@ -3,8 +3,9 @@
 // - server "demo": `npm start` with the defaults (demo mode), fresh database and site build;
 // - server "auth": `npm start` configured for Firebase against that emulator, with first comments
 //   not held for review (tests/e2e/moderation.test.ts covers pre-moderation through the links rule)
-//   and child-safety escalations sent to a port where nothing listens until a test starts a
-//   listener there (an escalation target that is down at first).
+//   child-safety escalations sent to a port where nothing listens until a test starts a listener
+//   there (an escalation target that is down at first), and mail to SMTP_URL on another such port
+//   (tests/e2e/account.test.ts starts an SMTP server there).
 // Everything is stopped when the run ends.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -24,6 +25,8 @@ declare module 'vitest' {
     e2eDataDir: string;
     /** Where the auth server sends child-safety escalations (http://127.0.0.1:<port>/escalations). */
     escalationPort: number;
+    /** Where the auth server sends mail (SMTP_URL=smtp://127.0.0.1:<port>). */
+    smtpPort: number;
   }
 }
 
@@ -31,6 +34,7 @@ export default async function setup(project: TestProject) {
   const dir = tempDir('nestling-e2e-');
   const emulator = await startAuthEmulator();
   const escalationPort = await freePort();
+  const smtpPort = await freePort();
   // One after the other: two concurrent `astro build`s share the project's .astro/ folder.
   const started: PromiseSettledResult<Awaited<ReturnType<typeof startServer>>>[] = [];
   const settle = <T>(promise: Promise<T>) =>
@@ -58,6 +62,8 @@ export default async function setup(project: TestProject) {
         PUBLIC_FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
         MODERATION_HOLD_FIRST: '0',
         SAFETY_ESCALATION_URL: `http://127.0.0.1:${escalationPort}/escalations`,
+        SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+        MAIL_FROM: 'Nestling <no-reply@nestling.test>',
       }),
     ),
   );
@@ -79,5 +85,6 @@ export default async function setup(project: TestProject) {
   project.provide('authEmulatorHost', emulator.host);
   project.provide('e2eDataDir', dir);
   project.provide('escalationPort', escalationPort);
+  project.provide('smtpPort', smtpPort);
   return stopAll;
 }

@@ -2,6 +2,7 @@
 // real app (which creates their profiles), with a role set the way `npm run user:role` sets it.
 import { inject } from 'vitest';
 import type { createApp } from '../../api/app.ts';
+import { createFirebaseAccounts } from '../../api/auth/accounts.ts';
 import { createFirebaseVerifier } from '../../api/auth/verifier.ts';
 import type { DB } from '../../api/db/database.ts';
 import { setRoleByEmail } from '../../api/db/queries/profiles.ts';
@@ -25,6 +26,12 @@ export function emulatorVerifier() {
   return createFirebaseVerifier(EMULATOR_PROJECT_ID);
 }
 
+/** The emulator's accounts through the Admin SDK, as account erasure uses them. */
+export function emulatorAccounts() {
+  process.env.FIREBASE_AUTH_EMULATOR_HOST = inject('authEmulatorHost');
+  return createFirebaseAccounts(EMULATOR_PROJECT_ID);
+}
+
 /**
  * The test app with emulator sign-in and write limits out of the way (tests of the limits make
  * their own), for tests that walk through many comments and reports.
@@ -33,6 +40,7 @@ export function createCommunityApp(deps: Partial<AppDeps> = {}) {
   const generous = () => createMemoryRateLimiter({ limit: 10_000, windowMs: 60_000 });
   return createTestApp({
     verifyToken: emulatorVerifier(),
+    accounts: emulatorAccounts(),
     commentLimiter: generous(),
     reportLimiter: generous(),
     ...deps,

@@ -6,10 +6,18 @@ import { loadContent } from '../../api/db/content.ts';
 import { type DB, openDatabase } from '../../api/db/database.ts';
 import { migrateToLatest } from '../../api/db/migrate.ts';
 import { syncContent } from '../../api/db/sync.ts';
+import type { MailSettings } from '../../api/lib/emails.ts';
 
 export const CONTENT_DIR = path.resolve(import.meta.dirname, '../../content');
 /** A fixed "now" after every seeded post, so results never depend on the day the tests run. */
 export const TEST_NOW = new Date('2026-11-22T12:00:00Z');
+/** What the test app's emails say about the site: links go to http://nestling.test. */
+export const TEST_MAIL: MailSettings = {
+  siteName: 'Nestling',
+  siteUrl: 'http://nestling.test',
+  privacyEmail: 'privacy@nestling.test',
+  transport: 'outbox',
+};
 
 const created: string[] = [];
 process.once('exit', () => {
@@ -42,6 +50,7 @@ export async function createTestApp(deps: Partial<AppDeps> = {}) {
     db,
     now: () => TEST_NOW,
     safety: { holdFirstComment: false, escalationUrl: null, siteUrl: 'http://nestling.test' },
+    mail: TEST_MAIL,
     ...deps,
   });
   return { app, db, file };

@@ -25,3 +25,23 @@ describe('trust-and-safety environment', () => {
     expect(parseEnv({ RATE_LIMIT_REPORTS_PER_MINUTE: '20' }).RATE_LIMIT_REPORTS_PER_MINUTE).toBe(20);
   });
 });
+
+describe('mail environment', () => {
+  it('keeps mail in the outbox without SMTP_URL, and takes smtp:// and smtps:// addresses', () => {
+    expect(parseEnv({}).SMTP_URL).toBeUndefined();
+    expect(parseEnv({ SMTP_URL: '' }).SMTP_URL).toBeUndefined();
+    expect(parseEnv({ SMTP_URL: 'smtp://127.0.0.1:2525' }).SMTP_URL).toBe('smtp://127.0.0.1:2525');
+    expect(parseEnv({ SMTP_URL: 'smtps://user:pass@mail.example:465' }).SMTP_URL).toBe(
+      'smtps://user:pass@mail.example:465',
+    );
+    expect(() => parseEnv({ SMTP_URL: 'https://mail.example' })).toThrow(
+      /SMTP_URL: must start with smtp:\/\/ or smtps:\/\//,
+    );
+    expect(() => parseEnv({ SMTP_URL: 'not a url' })).toThrow(/SMTP_URL/);
+  });
+
+  it('sends from Nestling unless MAIL_FROM says otherwise', () => {
+    expect(parseEnv({}).MAIL_FROM).toBe('Nestling <no-reply@nestling.example>');
+    expect(parseEnv({ MAIL_FROM: 'Team <team@example.com>' }).MAIL_FROM).toBe('Team <team@example.com>');
+  });
+});

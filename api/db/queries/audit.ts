@@ -1,4 +1,4 @@
-import type { AuditEntry } from '../../contract.ts';
+import { type AuditEntry, ERASED_ACCOUNT_NAME } from '../../contract.ts';
 import type { DB } from '../database.ts';
 
 export interface NewAuditEntry {
@@ -28,6 +28,26 @@ export async function recordAudit(db: DB, entry: NewAuditEntry, now: Date): Prom
       details: JSON.stringify(entry.details ?? {}),
     })
     .execute();
+}
+
+/**
+ * The one change ever made to written entries, for account erasure (docs/product.md, "Deleting
+ * your account"): where the erased parent is the actor or the target, their uid and name give way
+ * to a random label and ERASED_ACCOUNT_NAME. What was done, when and why stays.
+ */
+export async function anonymizeAudit(db: DB, uid: string, label: string): Promise<number> {
+  const actor = await db
+    .updateTable('audit_log')
+    .set({ actor_uid: label, actor_name: ERASED_ACCOUNT_NAME })
+    .where('actor_uid', '=', uid)
+    .executeTakeFirst();
+  const target = await db
+    .updateTable('audit_log')
+    .set({ target_id: label })
+    .where('target_type', '=', 'user')
+    .where('target_id', '=', uid)
+    .executeTakeFirst();
+  return Number(actor.numUpdatedRows) + Number(target.numUpdatedRows);
 }
 
 const isScalar = (value: unknown): value is string | number | boolean | null =>

@@ -10,10 +10,12 @@ import {
   MAX_LINKS_WITHOUT_REVIEW,
   type Reply,
 } from '../../contract.ts';
+import type { MailSettings } from '../../lib/emails.ts';
 import { RuleError } from '../../lib/errors.ts';
 import type { DB } from '../database.ts';
 import type { CommentRow } from '../schema.ts';
 import { recordAudit } from './audit.ts';
+import { queueReplyEmails } from './notifications.ts';
 
 /** Who is reading: anonymous (the read cache and the build), a parent, or a moderator. */
 export interface Viewer {
@@ -257,9 +259,13 @@ async function reviewReason(
 export async function addComment(
   db: DB,
   input: NewComment,
-  options: { holdFirst: boolean },
+  options: {
+    holdFirst: boolean;
+    /** For reply emails; null sends none (the bench's seeding). */
+    mail: MailSettings | null;
+  },
   now: Date,
-): Promise<CommentPosted> {
+): Promise<CommentPosted & { emailsQueued: number }> {
   return db.transaction().execute(async (trx) => {
     if (input.parentCommentId !== null) {
       const parent = await trx
@@ -304,7 +310,12 @@ export async function addComment(
         ? await changeStatus(trx, inserted, { status: 'visible', reason: null }, now)
         : inserted;
     const viewer = { uid: input.author.uid, moderator: input.author.moderator };
-    return { comment: toWire(row, viewer, now), commentCount: await postCommentCount(trx, input.postId) };
+    return {
+      comment: toWire(row, viewer, now),
+      commentCount: await postCommentCount(trx, input.postId),
+      // A reply shown at once tells those who follow the thread; one that waits, when approved.
+      emailsQueued: await queueReplyEmails(trx, row, options.mail, now),
+    };
   });
 }
 
@@ -372,15 +383,15 @@ export async function editComment(
 }
 
 /**
- * The author deletes their comment (`deleted`: its words are blanked unless they are child-safety
- * evidence). Removal by a moderator is removeComment in ./moderation.ts.
+ * The one rule for an author's deletion, used by deleteOwnComment and account erasure: the
+ * comment becomes `deleted` (out of the counts), its words blanked unless they are child-safety
+ * evidence, which is kept out of sight until its purge date.
  */
-export async function deleteOwnComment(
+export async function markDeleted(
   trx: DB,
   row: CommentRow,
-  actor: Actor,
   now: Date,
-): Promise<CommentRow> {
+): Promise<{ updated: CommentRow; evidence: boolean }> {
   const evidence = row.purge_after !== null || (await hasChildSafetyReport(trx, row.comment_id));
   const updated = await changeStatus(
     trx,
@@ -392,6 +403,20 @@ export async function deleteOwnComment(
     },
     now,
   );
+  return { updated, evidence };
+}
+
+/**
+ * The author deletes their comment (markDeleted, with an audit entry). Removal by a moderator is
+ * removeComment in ./moderation.ts.
+ */
+export async function deleteOwnComment(
+  trx: DB,
+  row: CommentRow,
+  actor: Actor,
+  now: Date,
+): Promise<CommentRow> {
+  const { updated, evidence } = await markDeleted(trx, row, now);
   await recordAudit(
     trx,
     {
@@ -404,4 +429,64 @@ export async function deleteOwnComment(
     now,
   );
   return updated;
+}
+
+/**
+ * Account erasure's part of the comments: every comment of the parent is deleted by the author's
+ * rule (markDeleted) and loses its author. One that nothing else refers to (no replies, no
+ * reports, not evidence) then goes altogether; one with replies stays as the placeholder "This
+ * comment was deleted." so the replies keep their place.
+ */
+export async function eraseAuthor(
+  trx: DB,
+  uid: string,
+  now: Date,
+): Promise<{ comments: number; removed: number; evidence: number }> {
+  const rows = await trx.selectFrom('comments').selectAll().where('author_uid', '=', uid).execute();
+  let evidence = 0;
+  for (const row of rows) {
+    if (row.status === 'deleted') {
+      if (row.purge_after !== null) evidence += 1;
+      continue;
+    }
+    if ((await markDeleted(trx, row, now)).evidence) evidence += 1;
+  }
+  await trx
+    .updateTable('comments')
+    .set({ author_uid: null, author_name: '', author_avatar_url: null })
+    .where('author_uid', '=', uid)
+    .execute();
+  const ids = rows.map((r) => r.comment_id);
+  let removed = 0;
+  // Replies first, so a comment whose only replies were the parent's own can go too.
+  for (const replies of [true, false]) {
+    if (ids.length === 0) break;
+    const result = await trx
+      .deleteFrom('comments')
+      .where('comment_id', 'in', ids)
+      .where('parent_comment_id', replies ? 'is not' : 'is', null)
+      .where('purge_after', 'is', null)
+      // Nothing refers to it: no reply (of any status) and no report.
+      .where(({ and, not, exists, selectFrom }) =>
+        and([
+          not(
+            exists(
+              selectFrom('comments as replies')
+                .select('replies.comment_id')
+                .whereRef('replies.parent_comment_id', '=', 'comments.comment_id'),
+            ),
+          ),
+          not(
+            exists(
+              selectFrom('comment_reports')
+                .select('comment_reports.report_id')
+                .whereRef('comment_reports.comment_id', '=', 'comments.comment_id'),
+            ),
+          ),
+        ]),
+      )
+      .executeTakeFirst();
+    removed += Number(result.numDeletedRows);
+  }
+  return { comments: rows.length, removed, evidence };
 }

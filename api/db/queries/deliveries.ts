@@ -70,7 +70,13 @@ export async function claimDue(
   return claimed;
 }
 
-export async function markDelivered(db: DB, id: number, now: Date): Promise<void> {
+/** Records a delivery as arrived; `kept` replaces what the row holds (an address to forget). */
+export async function markDelivered(
+  db: DB,
+  id: number,
+  now: Date,
+  kept?: { target: string; payload: unknown },
+): Promise<void> {
   await db
     .updateTable('deliveries')
     .set((eb) => ({
@@ -78,6 +84,7 @@ export async function markDelivered(db: DB, id: number, now: Date): Promise<void
       claimed_until: null,
       last_error: null,
       attempts: eb('attempts', '+', 1),
+      ...(kept ? { target: kept.target, payload: JSON.stringify(kept.payload) } : {}),
     }))
     .where('delivery_id', '=', id)
     .execute();

@@ -91,3 +91,51 @@ export async function toggleCommentLike(
     return { liked, likeCount: like_count, postId: comment.post_id };
   });
 }
+
+/**
+ * Account erasure: removes every like the parent gave, posts and comments, and recounts what they
+ * had liked from the rows that remain. Returns how many likes went.
+ */
+export async function removeLikes(trx: DB, uid: string): Promise<number> {
+  const posts = await trx.selectFrom('post_likes').select('post_id').where('user_uid', '=', uid).execute();
+  const comments = await trx
+    .selectFrom('comment_likes')
+    .select('comment_id')
+    .where('user_uid', '=', uid)
+    .execute();
+  await trx.deleteFrom('post_likes').where('user_uid', '=', uid).execute();
+  await trx.deleteFrom('comment_likes').where('user_uid', '=', uid).execute();
+  if (posts.length > 0) {
+    await trx
+      .updateTable('blog_posts')
+      .set((eb) => ({
+        like_count: eb
+          .selectFrom('post_likes')
+          .select((sub) => sub.fn.countAll<number>().as('likes'))
+          .whereRef('post_likes.post_id', '=', 'blog_posts.post_id'),
+      }))
+      .where(
+        'post_id',
+        'in',
+        posts.map((p) => p.post_id),
+      )
+      .execute();
+  }
+  if (comments.length > 0) {
+    await trx
+      .updateTable('comments')
+      .set((eb) => ({
+        like_count: eb
+          .selectFrom('comment_likes')
+          .select((sub) => sub.fn.countAll<number>().as('likes'))
+          .whereRef('comment_likes.comment_id', '=', 'comments.comment_id'),
+      }))
+      .where(
+        'comment_id',
+        'in',
+        comments.map((c) => c.comment_id),
+      )
+      .execute();
+  }
+  return posts.length + comments.length;
+}

@@ -4,6 +4,7 @@ import {
   type ResolveAction,
   SYSTEM_ACTOR,
 } from '../../contract.ts';
+import type { MailSettings } from '../../lib/emails.ts';
 import { RuleError } from '../../lib/errors.ts';
 import type { DB } from '../database.ts';
 import type { CommentRow } from '../schema.ts';
@@ -16,6 +17,7 @@ import {
   findComment,
   hasChildSafetyReport,
 } from './comments.ts';
+import { queueReplyEmails } from './notifications.ts';
 
 // Moderators' decisions on comments: remove, restore, dismiss reports, approve or reject a comment
 // waiting for review, and the one-year purge of child-safety evidence. Every decision changes the
@@ -228,16 +230,20 @@ export async function listPending(db: DB): Promise<ModeratedComment[]> {
 export async function reviewComment(
   db: DB,
   input: { commentId: number; action: 'approve' | 'reject'; reason: string | null; actor: Actor },
+  mail: MailSettings,
   now: Date,
-): Promise<{ comment: ModeratedComment; postId: number }> {
+): Promise<{ comment: ModeratedComment; postId: number; emailsQueued: number }> {
   return db.transaction().execute(async (trx) => {
     const row = await findComment(trx, input.commentId);
     if (!row) throw new RuleError('Comment not found', 404);
     if (row.status !== 'pending') {
       throw new RuleError(`This comment is not waiting for review (it is ${row.status}).`, 409);
     }
+    let emailsQueued = 0;
     if (input.action === 'approve') {
-      await changeStatus(trx, row, { status: 'visible', reason: null }, now);
+      const shown = await changeStatus(trx, row, { status: 'visible', reason: null }, now);
+      // Shown to everyone for the first time: those who follow the thread hear of a reply now.
+      if (row.published_at === null) emailsQueued = await queueReplyEmails(trx, shown, mail, now);
       await recordAudit(
         trx,
         {
@@ -258,7 +264,7 @@ export async function reviewComment(
         now,
       );
     }
-    return { comment: await moderated(trx, row.comment_id), postId: row.post_id };
+    return { comment: await moderated(trx, row.comment_id), postId: row.post_id, emailsQueued };
   });
 }
 

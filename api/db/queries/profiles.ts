@@ -98,3 +98,23 @@ export async function upsertProfile(
     )
     .execute();
 }
+
+/** Account erasure: the profile goes. Returns the address it had, if any. */
+export async function deleteProfile(trx: DB, uid: string): Promise<string | null> {
+  const row = await trx
+    .deleteFrom('users_profile')
+    .where('firebase_uid', '=', uid)
+    .returning('email')
+    .executeTakeFirst();
+  return row?.email || null;
+}
+
+/** The uid of the profile with this address, if one has signed in here. */
+export async function findUidByEmail(db: DB, email: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('users_profile')
+    .select('firebase_uid')
+    .where('email', '=', email)
+    .executeTakeFirst();
+  return row?.firebase_uid ?? null;
+}

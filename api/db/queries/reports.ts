@@ -1,4 +1,5 @@
 import {
+  ERASED_ACCOUNT_NAME,
   HOLD_AFTER_REPORTERS,
   REPORT_CATEGORY_LABELS,
   type ReportCategory,
@@ -237,4 +238,47 @@ export async function listReportGroups(db: DB, status: ReportStatus, now: Date):
       ? Number(b.childSafety) - Number(a.childSafety) || a.openedAt.localeCompare(b.openedAt)
       : (b.resolution?.at ?? '').localeCompare(a.resolution?.at ?? ''),
   );
+}
+
+/**
+ * Account erasure: reports the parent filed stay (moderators may still be reviewing them), with
+ * the label as their reporter, and so do decisions they made as a moderator, under
+ * ERASED_ACCOUNT_NAME. The label is unique to this erasure, so one report per parent per comment
+ * still holds. Escalations that named them as a comment's author name the label instead.
+ */
+export async function anonymizeReports(trx: DB, uid: string, label: string): Promise<number> {
+  const filed = await trx
+    .updateTable('comment_reports')
+    .set({ reporter_uid: label })
+    .where('reporter_uid', '=', uid)
+    .executeTakeFirst();
+  await trx
+    .updateTable('comment_reports')
+    .set({ resolved_by_uid: label, resolved_by_name: ERASED_ACCOUNT_NAME })
+    .where('resolved_by_uid', '=', uid)
+    .execute();
+  // The uid is only a filter here: each payload is checked exactly below.
+  const escalations = await trx
+    .selectFrom('deliveries')
+    .select(['delivery_id', 'payload'])
+    .where('purpose', '=', ESCALATION.purpose)
+    .where('payload', 'like', `%${uid}%`)
+    .execute();
+  for (const row of escalations) {
+    const payload: unknown = JSON.parse(row.payload);
+    if (typeof payload !== 'object' || payload === null || !('comment' in payload)) continue;
+    const comment: unknown = payload.comment;
+    if (typeof comment !== 'object' || comment === null || !('authorUid' in comment)) continue;
+    if (comment.authorUid !== uid) continue;
+    const anonymous = {
+      ...payload,
+      comment: { ...comment, authorUid: label, authorName: ERASED_ACCOUNT_NAME },
+    };
+    await trx
+      .updateTable('deliveries')
+      .set({ payload: JSON.stringify(anonymous) })
+      .where('delivery_id', '=', row.delivery_id)
+      .execute();
+  }
+  return Number(filed.numUpdatedRows);
 }

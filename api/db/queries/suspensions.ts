@@ -1,4 +1,4 @@
-import type { Suspension } from '../../contract.ts';
+import { ERASED_ACCOUNT_NAME, type Suspension } from '../../contract.ts';
 import type { DB } from '../database.ts';
 import { recordAudit } from './audit.ts';
 
@@ -147,4 +147,25 @@ export async function liftSuspension(
     );
     return current;
   });
+}
+
+/**
+ * Account erasure: suspensions of the parent, and those they gave or lifted as a moderator, keep
+ * their dates and reasons but carry the label and ERASED_ACCOUNT_NAME instead of them.
+ */
+export async function anonymizeSuspensions(trx: DB, uid: string, label: string): Promise<number> {
+  const changes = [
+    trx.updateTable('suspensions').set({ user_uid: label }).where('user_uid', '=', uid),
+    trx
+      .updateTable('suspensions')
+      .set({ created_by_uid: label, created_by_name: ERASED_ACCOUNT_NAME })
+      .where('created_by_uid', '=', uid),
+    trx
+      .updateTable('suspensions')
+      .set({ lifted_by_uid: label, lifted_by_name: ERASED_ACCOUNT_NAME })
+      .where('lifted_by_uid', '=', uid),
+  ];
+  let changed = 0;
+  for (const change of changes) changed += Number((await change.executeTakeFirst()).numUpdatedRows);
+  return changed;
 }

@@ -1,4 +1,4 @@
-import { useId, type KeyboardEvent, type Ref } from 'react';
+import { useId, type KeyboardEvent, type ReactNode, type Ref } from 'react';
 import { COMMENT_MAX_LENGTH } from '../../../api/contract.ts';
 
 interface Props {
@@ -17,6 +17,8 @@ interface Props {
   rows?: number;
   /** A line under the box that the field is described by (e.g. how long an edit may take). */
   hint?: string;
+  /** Beside the buttons: the "Email me when someone replies" box (comments and replies, not edits). */
+  notify?: ReactNode;
 }
 
 /** A comment or reply box: labelled textarea, character counter, post button and errors. */
@@ -34,6 +36,7 @@ export function CommentForm({
   textareaRef,
   rows = 4,
   hint,
+  notify,
 }: Props) {
   const id = useId();
   const blank = value.trim().length === 0;
@@ -102,6 +105,7 @@ export function CommentForm({
           </button>
         </div>
       </div>
+      {notify}
       {error && (
         <p id={errorId} role="alert" className="text-sm text-red-700">
           {error}

@@ -1,0 +1,58 @@
+// Admins' lists (docs/product.md, "Deleting your account", "Email"): deletion requests from the
+// form with the two ways to close one, and the mail log, keyed by the admin's uid. Every call
+// carries the admin's token; the API checks the role.
+import type { OutboxEmail } from '../../api/contract.ts';
+import { api, read, withToken } from '../lib/api.ts';
+import { nextCursor } from '../lib/thread.ts';
+import { getIdToken } from './auth.ts';
+import { keyedQuery, showNextPage } from './query.ts';
+
+const auth = async () => withToken(await getIdToken());
+
+export const deletionRequests = keyedQuery('admin-deletion-requests', async () =>
+  read(api.admin['deletion-requests'].$get(undefined, await auth())),
+);
+
+/**
+ * Closes a request: `erase` deletes the account that owns its address (or is refused: no account
+ * uses it); `close` closes it as "no account found". The list is loaded afresh.
+ */
+async function closeRequest(uid: string, requestId: number, how: 'erase' | 'close') {
+  const route = api.admin['deletion-requests'][':requestId'];
+  const param = { param: { requestId: String(requestId) } };
+  const closed =
+    how === 'erase'
+      ? await read(route.erase.$post(param, await auth()))
+      : await read(route.close.$post(param, await auth()));
+  deletionRequests.refresh(uid);
+  return closed;
+}
+
+export const eraseForRequest = (uid: string, requestId: number) => closeRequest(uid, requestId, 'erase');
+export const closeAsNoAccount = (uid: string, requestId: number) => closeRequest(uid, requestId, 'close');
+
+export interface OutboxPage {
+  transport: 'smtp' | 'outbox';
+  emails: OutboxEmail[];
+  /** The cursor of the next (older) page, or null. */
+  next: number | null;
+}
+
+async function loadOutbox(before: number | null): Promise<OutboxPage> {
+  const res = await api.admin.outbox.$get(
+    { query: before === null ? {} : { before: String(before) } },
+    await auth(),
+  );
+  const next = nextCursor(res.headers.get('Link'));
+  return { ...(await read(res)), next };
+}
+
+export const outbox = keyedQuery<OutboxPage>('admin-outbox', () => loadOutbox(null));
+
+/** Adds the next (older) page of the mail log under what is shown. */
+export function loadMoreOutbox(uid: string): Promise<void> {
+  return showNextPage(outbox, uid, loadOutbox, (shown, page) => ({
+    ...page,
+    emails: [...shown.emails, ...page.emails],
+  }));
+}
