@@ -52,9 +52,7 @@ export function createFirebaseVerifier(projectId: string): TokenVerifier {
     const hit = verified.get(token);
     if (hit && Date.now() < hit.expiresAt) return hit.identity;
     try {
-      // checkRevoked: a deleted account's unexpired token must not sign it back in (and re-create
-      // its profile); it costs one lookup per new token.
-      const decoded = await auth.verifyIdToken(token, true);
+      const decoded = await verifyExisting(auth, token);
       const identity: Identity = {
         uid: decoded.uid,
         email: decoded.email ?? null,
@@ -72,3 +70,31 @@ export function createFirebaseVerifier(projectId: string): TokenVerifier {
 }
 
 const MAX_CACHED_TOKENS = 10_000;
+
+/** The answers that mean the account itself is gone, disabled or signed out everywhere. */
+const ACCOUNT_REFUSED = new Set(['auth/user-not-found', 'auth/user-disabled', 'auth/id-token-revoked']);
+let warnedUnchecked = false;
+
+/**
+ * Verifies a token and that its account still exists (checkRevoked): an erased account's
+ * unexpired token must not sign it back in and re-create its profile. That costs one Admin API
+ * lookup per new token and needs the server's Admin credentials; a server that cannot look
+ * accounts up still accepts a validly signed token (and says so once in its log), rather than
+ * refusing every sign-in.
+ */
+async function verifyExisting(auth: Auth, token: string) {
+  try {
+    return await auth.verifyIdToken(token, true);
+  } catch (error) {
+    const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
+    if (ACCOUNT_REFUSED.has(code)) throw error;
+    const decoded = await auth.verifyIdToken(token);
+    if (!warnedUnchecked) {
+      warnedUnchecked = true;
+      console.warn(
+        `Cannot check that accounts still exist (${(error as Error).message}); tokens are checked by signature only.`,
+      );
+    }
+    return decoded;
+  }
+}

@@ -48,7 +48,8 @@ export default function DeletionRequestForm() {
   if (status.state === 'done') {
     return (
       <p role="status" className="bg-brand-light text-brand-dark rounded-xl p-4">
-        Request received. We will process it within 30 days and email you when it is done.
+        Request received. We have emailed you to confirm it, and will email you again when it is done, within
+        30 days.
       </p>
     );
   }

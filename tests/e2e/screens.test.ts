@@ -421,6 +421,7 @@ describe('weight, links and accessibility', () => {
       '/privacy-policy',
       '/terms',
       '/delete-account',
+      '/account',
     ];
     const seen = new Set<string>();
     for (const path of pages) {
@@ -443,6 +444,9 @@ describe('weight, links and accessibility', () => {
     '/terms',
     '/confirmation',
     '/delete-account',
+    '/account',
+    '/email/confirm',
+    '/email/unsubscribe?token=0&scope=all',
     '/no-such-page',
     '/blog/no-such-post',
   ])('axe finds no violations on %s', async (which) => {

@@ -65,7 +65,7 @@ describe('the deletion request form', () => {
     expect(busy.disabled).toBe(true);
     answer(new Response(JSON.stringify({ received: true }), { status: 201 }));
     expect((await screen.findByRole('status')).textContent).toBe(
-      'Request received. We will process it within 30 days and email you when it is done.',
+      'Request received. We have emailed you to confirm it, and will email you again when it is done, within 30 days.',
     );
     expect(screen.queryByRole('button')).toBeNull();
   });
