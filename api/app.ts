@@ -4,6 +4,7 @@ import { HTTPException } from 'hono/http-exception';
 import { InvalidTokenError } from './auth/verifier.ts';
 import { COMMENTS_PER_MINUTE, MAX_BODY_BYTES, REPORTS_PER_MINUTE, WRITES_PER_MINUTE } from './contract.ts';
 import { RuleError } from './lib/errors.ts';
+import { liveReleaseSource } from './lib/live-release.ts';
 import { createViewBuffer } from './lib/view-buffer.ts';
 import { createMemoryRateLimiter } from './middleware/rate-limit.ts';
 import { readCache } from './middleware/read-cache.ts';
@@ -35,6 +36,7 @@ export function createApp(input: Partial<AppDeps> & Pick<AppDeps, 'db'>) {
     // The product's defaults; the server takes them from the environment (api/env.ts).
     safety: { holdFirstComment: true, escalationUrl: null, siteUrl: 'http://127.0.0.1:4321' },
     views: input.views ?? createViewBuffer(input.db),
+    release: input.release ?? liveReleaseSource(input.db),
     ...input,
   };
 
@@ -42,6 +44,9 @@ export function createApp(input: Partial<AppDeps> & Pick<AppDeps, 'db'>) {
     .basePath('/api')
     .use(async (c, next) => {
       c.set('deps', deps);
+      // One release per request: the one the server resolved for it, else the source's current one.
+      const resolved = c.env?.release;
+      c.set('release', resolved !== undefined ? resolved : await deps.release.current());
       await next();
     })
     .use(deps.readCacheMs ? readCache({ ttlMs: deps.readCacheMs }) : (_c, next) => next())

@@ -1,5 +1,11 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
-import type { CommentStatus, ReportCategory, ReportStatus, ResolveAction } from '../contract.ts';
+import type {
+  CommentStatus,
+  PublishState,
+  ReportCategory,
+  ReportStatus,
+  ResolveAction,
+} from '../contract.ts';
 
 /** The one description of the SQLite schema; migrations in ./migrations must agree with it. */
 export interface Database {
@@ -17,6 +23,11 @@ export interface Database {
   suspensions: SuspensionsTable;
   audit_log: AuditLogTable;
   deliveries: DeliveriesTable;
+  releases: ReleasesTable;
+  release_posts: ReleasePostsTable;
+  release_post_categories: ReleasePostCategoriesTable;
+  site_state: SiteStateTable;
+  publish_lock: PublishLockTable;
 }
 
 export interface ItemsTable {
@@ -153,6 +164,64 @@ export interface DeliveriesTable {
   created_at: string;
 }
 
+/** A publish run and the release it builds (docs/decisions/009). */
+export interface ReleasesTable {
+  release_id: Generated<number>;
+  trigger: string;
+  state: PublishState;
+  /** 1 while queued, else null (unique: one queued release at a time). */
+  queued_slot: number | null;
+  requested_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  /** Posts published up to this time are in the release; set when its snapshot is taken. */
+  content_as_of: string | null;
+  /** Its build folder under SITE_DIR. */
+  folder: string | null;
+  posts_changed: ColumnType<number, number | undefined, number>;
+  post_count: number | null;
+  error: string | null;
+  /** The instance that ran it. */
+  builder: string | null;
+}
+
+/** A release's copy of a published post's published fields. */
+export interface ReleasePostsTable {
+  release_id: number;
+  post_id: number;
+  slug: string;
+  title: string;
+  excerpt: string;
+  content: string;
+  featured_image_url: string | null;
+  author_name: string;
+  kind: PostKind;
+  is_featured: number;
+  published_at: string;
+  reading_time_minutes: number;
+  source_hash: string | null;
+}
+
+export interface ReleasePostCategoriesTable {
+  release_id: number;
+  post_id: number;
+  category_id: number;
+}
+
+/** One row (state_id 1): the live release. */
+export interface SiteStateTable {
+  state_id: number;
+  live_release_id: number | null;
+  changed_at: string | null;
+}
+
+/** One row (lock_id 1): who may build, until when. */
+export interface PublishLockTable {
+  lock_id: number;
+  holder: string | null;
+  lease_until: string | null;
+}
+
 export interface CommentLikesTable {
   comment_id: number;
   user_uid: string;
@@ -201,3 +270,5 @@ export type CommentRow = Selectable<CommentsTable>;
 export type ReportRow = Selectable<CommentReportsTable>;
 export type DeliveryRow = Selectable<DeliveriesTable>;
 export type UserProfileRow = Selectable<UsersProfileTable>;
+export type ReleaseRow = Selectable<ReleasesTable>;
+export type ReleasePostRow = Selectable<ReleasePostsTable>;
