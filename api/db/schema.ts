@@ -185,21 +185,23 @@ export interface ReleasesTable {
   builder: string | null;
 }
 
-/** A release's copy of a published post's published fields. */
-export interface ReleasePostsTable {
+/** A release's copy of a published post's published fields (a published post has its time set). */
+export interface ReleasePostsTable extends Pick<
+  BlogPostsTable,
+  | 'slug'
+  | 'title'
+  | 'excerpt'
+  | 'content'
+  | 'featured_image_url'
+  | 'author_name'
+  | 'kind'
+  | 'is_featured'
+  | 'reading_time_minutes'
+  | 'source_hash'
+> {
   release_id: number;
   post_id: number;
-  slug: string;
-  title: string;
-  excerpt: string;
-  content: string;
-  featured_image_url: string | null;
-  author_name: string;
-  kind: PostKind;
-  is_featured: number;
   published_at: string;
-  reading_time_minutes: number;
-  source_hash: string | null;
 }
 
 export interface ReleasePostCategoriesTable {

@@ -62,7 +62,8 @@ try {
   await db.destroy();
 
   const server = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
-    env: { ...process.env, PORT: '0', DATABASE_PATH: dbFile },
+    // The bench database's own SITE_DIR: a SITE_DIR's release folders belong to one database.
+    env: { ...process.env, PORT: '0', DATABASE_PATH: dbFile, SITE_DIR: path.join(dir, 'site') },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.push(server);
@@ -75,12 +76,12 @@ try {
     });
     server.once('exit', (code) => reject(new Error(`server exited ${code}`)));
   });
-  // The files the server serves: the live release's build folder (SITE_DIR is ./dist here).
+  // The files the server serves: the live release's build folder.
   const served = openDatabase(dbFile);
   const live = await liveRelease(served);
   await served.destroy();
   if (!live) throw new Error('the server started without a live release');
-  const siteRoot = path.join('dist', live.folder);
+  const siteRoot = path.join(dir, 'site', live.folder);
 
   const port = await freePort();
   const chrome = spawn(

@@ -34,19 +34,7 @@ const POST_COLUMNS = [
 ] as const;
 
 /** What POST_COLUMNS select: the release's copy of the post, and the post's own counts. */
-type PostRow = Pick<
-  ReleasePostRow,
-  | 'post_id'
-  | 'slug'
-  | 'title'
-  | 'excerpt'
-  | 'content'
-  | 'featured_image_url'
-  | 'author_name'
-  | 'is_featured'
-  | 'published_at'
-  | 'reading_time_minutes'
-> &
+type PostRow = Omit<ReleasePostRow, 'release_id' | 'kind' | 'source_hash'> &
   Pick<BlogPostRow, 'created_at' | 'view_count' | 'like_count' | 'comment_count'>;
 
 function toPost(row: PostRow, categories: string[]): BlogPost {

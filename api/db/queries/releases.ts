@@ -194,6 +194,22 @@ async function countVisible(
   return Number(row.count);
 }
 
+/** A post's published fields: what a release keeps of it (blog_posts and release_posts share them). */
+const SNAPSHOT_COLUMNS = [
+  'post_id',
+  'slug',
+  'title',
+  'excerpt',
+  'content',
+  'featured_image_url',
+  'author_name',
+  'kind',
+  'is_featured',
+  'published_at',
+  'reading_time_minutes',
+  'source_hash',
+] as const;
+
 /**
  * Copies every published post (and its categories) into the release's snapshot, as of `now`, and
  * marks it building into its folder (named by its id). Posts scheduled after `now` are copied too
@@ -206,37 +222,12 @@ export async function snapshotRelease(db: DB, id: number, now: Date): Promise<Se
       eb.selectFrom('blog_posts').where('is_published', '=', 1).where('published_at', 'is not', null);
     await trx
       .insertInto('release_posts')
-      .columns([
-        'release_id',
-        'post_id',
-        'slug',
-        'title',
-        'excerpt',
-        'content',
-        'featured_image_url',
-        'author_name',
-        'kind',
-        'is_featured',
-        'published_at',
-        'reading_time_minutes',
-        'source_hash',
-      ])
+      .columns(['release_id', ...SNAPSHOT_COLUMNS])
       .expression(
         published(trx).select([
           // The id inline: a bound parameter in a SELECT list has no type for PostgreSQL to infer.
           sql.lit(id).as('release_id'),
-          'post_id',
-          'slug',
-          'title',
-          'excerpt',
-          'content',
-          'featured_image_url',
-          'author_name',
-          'kind',
-          'is_featured',
-          'published_at',
-          'reading_time_minutes',
-          'source_hash',
+          ...SNAPSHOT_COLUMNS,
         ]),
       )
       .execute();
