@@ -5,6 +5,7 @@ import { AccountsUnavailableError, NO_ACCOUNTS } from './auth/accounts.ts';
 import { InvalidTokenError } from './auth/verifier.ts';
 import { COMMENTS_PER_MINUTE, MAX_BODY_BYTES, REPORTS_PER_MINUTE, WRITES_PER_MINUTE } from './contract.ts';
 import { RuleError } from './lib/errors.ts';
+import { liveReleaseSource } from './lib/live-release.ts';
 import { createViewBuffer } from './lib/view-buffer.ts';
 import { createMemoryRateLimiter } from './middleware/rate-limit.ts';
 import { readCache } from './middleware/read-cache.ts';
@@ -48,6 +49,7 @@ export function createApp(input: Partial<AppDeps> & Pick<AppDeps, 'db'>) {
     // The build never erases anyone; the server passes Firebase's accounts (api/auth/accounts.ts).
     accounts: NO_ACCOUNTS,
     views: input.views ?? createViewBuffer(input.db),
+    release: input.release ?? liveReleaseSource(input.db),
     ...input,
   };
 
@@ -55,6 +57,9 @@ export function createApp(input: Partial<AppDeps> & Pick<AppDeps, 'db'>) {
     .basePath('/api')
     .use(async (c, next) => {
       c.set('deps', deps);
+      // One release per request: the one the server resolved for it, else the source's current one.
+      const resolved = c.env?.release;
+      c.set('release', resolved !== undefined ? resolved : await deps.release.current());
       await next();
     })
     .use(deps.readCacheMs ? readCache({ ttlMs: deps.readCacheMs }) : (_c, next) => next())

@@ -346,15 +346,17 @@ export const AUDIT_ACTIONS = {
   'deletion_request.receive': 'received a deletion request',
   'deletion_request.erase': 'erased the account of a deletion request',
   'deletion_request.close': 'closed a deletion request: no account found',
+  'release.rollback': 'rolled the site back to an earlier release',
 } as const;
-export const AUDIT_TARGETS = ['comment', 'user', 'deletion_request'] as const;
+export const AUDIT_TARGETS = ['comment', 'user', 'deletion_request', 'release'] as const;
 
-/** How the console words what an entry is about: "Parent", "Comment", "Deletion request". */
+/** How the console words what an entry is about: "Parent", "Comment", "Deletion request", "Release". */
 export function auditTargetLabel(targetType: string): string {
   const labels: Record<string, string | undefined> = {
     comment: 'Comment',
     user: 'Parent',
     deletion_request: 'Deletion request',
+    release: 'Release',
   } satisfies Record<(typeof AUDIT_TARGETS)[number], string>;
   return labels[targetType] ?? targetType;
 }
@@ -635,21 +637,67 @@ export interface Outbox {
 
 // ---- Publishing ------------------------------------------------------------------------------
 
-/** One run of the publishing pipeline (sync content/, rebuild, swap in). */
+/**
+ * Where a publish run stands. A run is also the release it builds (same id): queued, then syncing
+ * content/, then building its site folder; then succeeded (it went live, and may since have been
+ * replaced), failed (nothing changed for readers), rolled_back (an admin went back from it) or
+ * retired (its build was removed: only the newest builds are kept).
+ */
+export const PUBLISH_STATES = [
+  'queued',
+  'syncing',
+  'building',
+  'succeeded',
+  'failed',
+  'rolled_back',
+  'retired',
+] as const;
+export type PublishState = (typeof PUBLISH_STATES)[number];
+
+/** Builds kept (docs/product.md, "Publishing"): older ones are retired, never the live or previous one. */
+export const RELEASES_KEPT = 5;
+
+/** One run of the publishing pipeline and the release it builds (sync content/, build, switch). */
 export interface PublishRun {
+  /** The run's id, which is also its release's id and the name of its build folder. */
   id: number;
   trigger: string;
-  state: 'queued' | 'syncing' | 'building' | 'succeeded' | 'failed';
+  state: PublishState;
+  /** Whether readers get this release now, in the pages and in the API. */
+  live: boolean;
+  requestedAt: string;
   startedAt: string | null;
   finishedAt: string | null;
   durationMs: number | null;
+  /** Posts this release adds, changes or withdraws for readers, against the release live before it. */
   postsChanged: number;
+  /** Posts readers see in this release; null until its snapshot is taken. */
+  postCount: number | null;
+  /** The release holds the posts published up to this time; null until its snapshot is taken. */
+  contentAsOf: string | null;
   error: string | null;
 }
 
 export interface PublishStatus {
+  /** The run in progress on any instance, else the queued one. */
   current: PublishRun | null;
+  /** The newest runs, newest first. */
   recent: PublishRun[];
+  /** The release readers get now (null before the first publish). */
+  live: PublishRun | null;
+  /** Where a rollback would go: the newest succeeded release older than the live one. */
+  previous: PublishRun | null;
+}
+
+/** POST /api/admin/publish/rollback: an admin may say why (kept in the audit log). */
+export interface RollbackBody {
+  reason?: string | null;
+}
+
+/** What a rollback did: readers now get `to` instead of `from`. */
+export interface RolledBack {
+  from: PublishRun;
+  to: PublishRun;
 }
 
 // ---- Errors ----------------------------------------------------------------------------------

@@ -9,17 +9,19 @@ import { compress } from 'hono/compress';
 import { createMiddleware } from 'hono/factory';
 import { type AppDeps, createApp } from './app.ts';
 import type { DB } from './db/database.ts';
+import type { ServedRelease } from './db/queries/releases.ts';
+import { liveReleaseSource } from './lib/live-release.ts';
 import { createViewBuffer } from './lib/view-buffer.ts';
 import { BLOG_PAGE_COUNTS_PATH, type BlogPageCounts, blogQueryPath } from '../src/lib/blog-paths.ts';
 import { type CspOptions, securityHeaders } from './middleware/security-headers.ts';
 
 export interface ServerOptions {
   db: DB;
-  /** The built site; read per request so a rebuilt site can be swapped in under it. */
-  distDir: () => string;
+  /** SITE_DIR: a build folder per release; the live release's folder is served. */
+  siteDir: string;
   host: string;
   port: number;
-  /** Anything else the API needs (token verifier, clock, limiters). */
+  /** Anything else the API needs (token verifier, clock, limiters, the release source). */
   deps?: Omit<Partial<AppDeps>, 'db'>;
   csp?: CspOptions;
 }
@@ -127,22 +129,43 @@ function blogPageCounts(siteDir: string): BlogPageCounts | null {
   return pageCountsCache.get(real) ?? null;
 }
 
+/** What the site's middleware shares: the release for this request and its folder (null: none yet). */
+type SiteEnv = {
+  Bindings: Partial<HttpBindings> | undefined;
+  Variables: { release: ServedRelease | null; site: string | null };
+};
+
 export function createSiteApp({
   db,
-  distDir,
+  siteDir,
   deps,
   csp,
-}: Pick<ServerOptions, 'db' | 'distDir' | 'deps' | 'csp'>) {
-  const api = createApp({ ...deps, db });
-  const site = new Hono();
+}: Pick<ServerOptions, 'db' | 'siteDir' | 'deps' | 'csp'>) {
+  // One source for files and answers: within an instance both come from the same release.
+  const release = deps?.release ?? liveReleaseSource(db);
+  const api = createApp({ ...deps, db, release });
+  const site = new Hono<SiteEnv>();
 
+  site.use(async (c, next) => {
+    const live = await release.current();
+    c.set('release', live);
+    c.set('site', live ? path.join(siteDir, live.folder) : null);
+    // Which release answered, pages and API alike (set on the Node response, which costs nothing).
+    if (live) c.env?.outgoing?.setHeader('X-Nestling-Release', String(live.id));
+    await next();
+  });
   site.use(closeIfBodyPending);
-  site.use(securityHeaders(distDir, csp ?? {}));
-  // The node-server environment goes along, so the API sees the client's socket address.
-  const toApi = (c: Context<{ Bindings: Partial<HttpBindings> | undefined }>) =>
-    api.fetch(withoutEmptyBody(c.req.raw, c.env?.incoming), c.env);
+  site.use(securityHeaders(csp ?? {}));
+  // The node-server environment goes along, so the API sees the client's socket address, and so
+  // does the release this request was resolved to, so the API answers from the one its files show.
+  const toApi = (c: Context<SiteEnv>) =>
+    api.fetch(withoutEmptyBody(c.req.raw, c.env?.incoming), { ...c.env, release: c.var.release });
   site.all('/api/*', toApi);
   site.all('/api', toApi);
+  site.use(async (c, next) => {
+    if (!c.var.site) return c.text('Nestling has not been published yet: run npm run publish.', 503);
+    await next();
+  });
   // Pages the build did not precompress. Not the API: its read cache keeps hot answers compressed,
   // and compressing (or even inspecting, as compress() does) every small JSON answer costs more
   // than it saves.
@@ -152,7 +175,7 @@ export function createSiteApp({
   // Old `/blog?category=&page=` addresses go to their static page, for readers without JavaScript
   // too (the built /blog forwards the same way in the browser), using the page counts of the live build.
   site.get('/blog', (c, next) => {
-    const counts = blogPageCounts(distDir());
+    const counts = blogPageCounts(c.var.site!);
     const target = counts && blogQueryPath(new URL(c.req.url).search, counts);
     return target ? c.redirect(target, 301) : next();
   });
@@ -173,7 +196,7 @@ export function createSiteApp({
   });
   site.use('*', (c, next) =>
     serveStatic({
-      root: distDir(),
+      root: c.var.site!,
       precompressed: true,
       onFound: (file, ctx) => {
         ctx.header('Cache-Control', cacheControlFor(file));
@@ -184,7 +207,7 @@ export function createSiteApp({
   // Unknown posts get the blog's 'Post Not Found' page, anything else the site's 404 screen;
   // both with a real 404 status.
   site.notFound((c) => {
-    const root = distDir();
+    const root = c.var.site!;
     const candidates = c.req.path.startsWith('/blog/')
       ? [path.join(root, 'blog', '404.html'), path.join(root, 'blog', '404', 'index.html')]
       : [];

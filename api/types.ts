@@ -1,18 +1,21 @@
 import type { AccountDirectory } from './auth/accounts.ts';
 import type { Identity, TokenVerifier } from './auth/verifier.ts';
-import type { PublishRun, PublishStatus, UserProfile } from './contract.ts';
+import type { PublishRun, RolledBack, UserProfile } from './contract.ts';
 import type { DB } from './db/database.ts';
+import type { ServedRelease } from './db/queries/releases.ts';
 import type { DeliveryWorker } from './lib/deliveries.ts';
 import type { MailSettings } from './lib/emails.ts';
+import type { ReleaseSource } from './lib/live-release.ts';
 import type { ViewBuffer } from './lib/view-buffer.ts';
 import type { Changed } from './middleware/read-cache.ts';
 import type { RateLimiter } from './middleware/rate-limit.ts';
 
 /** What the API needs of the publisher; scripts/lib/publisher.ts implements it. */
 export interface PublishService {
-  /** Starts a run, or queues one follow-up run when a run is already in progress. */
-  request: (trigger: string) => PublishRun;
-  status: () => PublishStatus;
+  /** Queues a run (or joins the queued one) and starts it when no instance is running one. */
+  request: (trigger: string) => Promise<PublishRun>;
+  /** Goes back to the previous release, pages and API together; audit-logged. */
+  rollback: (actor: { uid: string | null; name: string }, reason: string | null) => Promise<RolledBack>;
 }
 
 export interface SafetySettings {
@@ -27,8 +30,10 @@ export interface SafetySettings {
 /** What the app needs from the outside world; tests and the build pass their own. */
 export interface AppDeps {
   db: DB;
-  /** The clock: decides which scheduled posts are live. */
+  /** The clock. */
   now: () => Date;
+  /** The release whose posts the API answers with: the live one, or the candidate a build renders. */
+  release: ReleaseSource;
   /** Verifies ID tokens (firebase-admin in production, the Auth emulator in tests). */
   verifyToken: TokenVerifier;
   /** Limits comments per parent (the product rule: 5 a minute). */
@@ -54,8 +59,12 @@ export interface AppDeps {
 }
 
 export interface AppEnv {
+  /** The server passes the release it resolved for the request, so files and answers agree. */
+  Bindings: { release?: ServedRelease | null } | undefined;
   Variables: {
     deps: AppDeps;
+    /** The release this request is answered from (null before the first publish). */
+    release: ServedRelease | null;
     /** What a write changed, for the read cache (api/middleware/read-cache.ts). */
     changed?: Changed;
   };

@@ -1,21 +1,32 @@
-// npm run publish — sync content/ into the database, rebuild the site and swap it in.
-// A running server picks the new site up at once (it serves SITE_DIR through its link).
-import path from 'node:path';
+// npm run publish — sync content/ into the database and publish it as a new release: its site is
+// built into its own folder, then pages and API switch to it together (a running server follows
+// within a second). npm run publish -- --rollback goes back to the previous release.
+import os from 'node:os';
 import { prepareDatabase } from '../api/db/prepare.ts';
+import { RuleError } from '../api/lib/errors.ts';
 import { loadEnv } from './lib/env.ts';
-import { createPublisher } from './lib/publisher.ts';
+import { publisherFromEnv } from './lib/publisher.ts';
 
 const env = loadEnv();
 const { db } = await prepareDatabase(env.DATABASE_PATH, env.CONTENT_DIR);
-const publisher = createPublisher({
-  db,
-  contentDir: env.CONTENT_DIR,
-  siteDir: path.resolve(env.SITE_DIR),
-  buildEnv: { ...process.env, DATABASE_PATH: env.DATABASE_PATH },
-  hookUrl: env.PUBLISH_HOOK_URL,
-});
-publisher.request('command line');
+const publisher = publisherFromEnv(db, env);
+
+async function publish(): Promise<boolean> {
+  if (!process.argv.includes('--rollback')) {
+    const run = await publisher.request('command line');
+    return (await publisher.finished(run.id)).state === 'succeeded';
+  }
+  try {
+    await publisher.rollback({ uid: null, name: `command line (${os.userInfo().username})` }, null);
+    return true;
+  } catch (error) {
+    if (!(error instanceof RuleError)) throw error;
+    console.error(`Nothing was rolled back: ${error.message}`);
+    return false;
+  }
+}
+
+const ok = await publish();
 await publisher.idle();
 await db.destroy();
-const run = publisher.status().recent[0]!;
-process.exit(run.state === 'succeeded' ? 0 : 1);
+process.exit(ok ? 0 : 1);

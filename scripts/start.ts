@@ -1,48 +1,42 @@
-// npm start — migrate, seed a new database, build the site if needed, serve site and API.
-import fs from 'node:fs';
+// npm start — migrate, seed a new database, publish the site if it has no live build (or one older
+// than its sources), serve the live release's site and the API.
 import path from 'node:path';
-import { loadContent } from '../api/db/content.ts';
-import { syncContent } from '../api/db/sync.ts';
 import { createAccounts, createVerifier } from '../api/auth/create-verifier.ts';
 import { isDemoApiKey } from '../api/contract.ts';
 import { prepareDatabase } from '../api/db/prepare.ts';
 import { retarget } from '../api/db/queries/deliveries.ts';
 import { purgeExpiredEvidence } from '../api/db/queries/moderation.ts';
+import { liveRelease } from '../api/db/queries/releases.ts';
 import { ESCALATION } from '../api/db/queries/reports.ts';
 import { createDeliveryWorker, createWebhookSender } from '../api/lib/deliveries.ts';
 import { createEmailSender, EMAIL_KIND } from '../api/lib/mail.ts';
 import { createMemoryRateLimiter } from '../api/middleware/rate-limit.ts';
 import { startServer } from '../api/server.ts';
-import { buildSite, needsBuild } from './lib/build.ts';
+import { needsBuild } from './lib/build.ts';
 import { loadEnv } from './lib/env.ts';
-import { createPublisher } from './lib/publisher.ts';
+import { publisherFromEnv } from './lib/publisher.ts';
 
 const env = loadEnv();
-const distDir = path.resolve(env.SITE_DIR);
+const siteDir = path.resolve(env.SITE_DIR);
 
 console.log(`Preparing the database at ${env.DATABASE_PATH} …`);
 const { db, seeded } = await prepareDatabase(env.DATABASE_PATH, env.CONTENT_DIR);
 if (seeded) console.log('Seeded a new database from content/.');
 
-if (seeded || needsBuild(distDir, env.CONTENT_DIR)) {
-  if (!seeded) {
-    // content/ may have changed since the database was seeded: bring it in before building.
-    const synced = await syncContent(db, loadContent(env.CONTENT_DIR), new Date());
-    console.log(`Synced content/: ${synced.inserted.length} new, ${synced.updated.length} changed posts.`);
+const publisher = publisherFromEnv(db, env);
+const live = await liveRelease(db);
+if (!live || needsBuild(path.join(siteDir, live.folder), env.CONTENT_DIR)) {
+  console.log(
+    live
+      ? 'The live build is missing or older than its sources: publishing again …'
+      : 'Publishing the site for the first time (this takes a little while on a fresh clone) …',
+  );
+  const run = await publisher.finished((await publisher.request('start')).id);
+  if (run.state !== 'succeeded' && !live) {
+    console.error('The first publish failed, so there is no site to serve.');
+    process.exit(1);
   }
-  console.log('Building the site (this takes a little while on a fresh clone) …');
-  const { durationMs } = await buildSite(distDir, { ...process.env, DATABASE_PATH: env.DATABASE_PATH });
-  console.log(`Built the site in ${(durationMs / 1000).toFixed(1)} s.`);
 }
-
-const publisher = createPublisher({
-  db,
-  contentDir: env.CONTENT_DIR,
-  siteDir: distDir,
-  buildEnv: { ...process.env, DATABASE_PATH: env.DATABASE_PATH },
-  hookUrl: env.PUBLISH_HOOK_URL,
-  builtAt: fs.statSync(path.join(distDir, 'index.html')).mtime,
-});
 
 // Child-safety escalations (and later other messages) go out through one durable queue. Those
 // still waiting go to the escalation URL configured now, or wait in the console without one.
@@ -59,7 +53,7 @@ const deliveries = createDeliveryWorker({
 
 const server = await startServer({
   db,
-  distDir: () => distDir,
+  siteDir,
   host: env.HOST,
   port: env.PORT,
   deps: {
@@ -91,8 +85,11 @@ const server = await startServer({
     deletionForm: Boolean(env.PUBLIC_DELETION_FORM_ACCOUNT_ID && env.PUBLIC_DELETION_FORM_ID),
   },
 });
-// Scheduled posts go live within a minute of their time.
-const scheduleTimer = setInterval(() => void publisher.checkSchedule().catch(console.error), 30_000);
+// Scheduled posts go live (pages and API together) within 30 s of their time plus a build. Every
+// instance ticks; only the one holding the publish lock acts. A tick also picks up runs that a
+// stopped instance left queued.
+void publisher.tick();
+const scheduleTimer = setInterval(() => void publisher.tick(), 30_000);
 scheduleTimer.unref();
 deliveries.start();
 if (!env.SMTP_URL) {

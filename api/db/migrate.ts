@@ -4,6 +4,7 @@ import * as initial from './migrations/2026-11-22-001-initial.ts';
 import * as threadPages from './migrations/2026-11-23-001-thread-pages.ts';
 import * as trustAndSafety from './migrations/2026-11-24-001-trust-and-safety.ts';
 import * as accountsAndMail from './migrations/2026-11-25-001-accounts-and-mail.ts';
+import * as releases from './migrations/2026-11-25-001-releases.ts';
 
 // Migrations are listed here rather than read from disk so the same code runs under tsx,
 // Vitest and Astro's bundled build.
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-23-001-thread-pages': threadPages,
   '2026-11-24-001-trust-and-safety': trustAndSafety,
   '2026-11-25-001-accounts-and-mail': accountsAndMail,
+  '2026-11-25-001-releases': releases,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

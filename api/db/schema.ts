@@ -2,6 +2,7 @@ import type { ColumnType, Generated, Insertable, Selectable, Updateable } from '
 import type {
   CommentStatus,
   DeletionRequestStatus,
+  PublishState,
   ReportCategory,
   ReportStatus,
   ResolveAction,
@@ -25,6 +26,11 @@ export interface Database {
   deliveries: DeliveriesTable;
   email_settings: EmailSettingsTable;
   reply_subscriptions: ReplySubscriptionsTable;
+  releases: ReleasesTable;
+  release_posts: ReleasePostsTable;
+  release_post_categories: ReleasePostCategoriesTable;
+  site_state: SiteStateTable;
+  publish_lock: PublishLockTable;
 }
 
 export interface ItemsTable {
@@ -161,6 +167,66 @@ export interface DeliveriesTable {
   created_at: string;
 }
 
+/** A publish run and the release it builds (docs/decisions/010). */
+export interface ReleasesTable {
+  release_id: Generated<number>;
+  trigger: string;
+  state: PublishState;
+  /** 1 while queued, else null (unique: one queued release at a time). */
+  queued_slot: number | null;
+  requested_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  /** Posts published up to this time are in the release; set when its snapshot is taken. */
+  content_as_of: string | null;
+  /** Its build folder under SITE_DIR. */
+  folder: string | null;
+  posts_changed: ColumnType<number, number | undefined, number>;
+  post_count: number | null;
+  error: string | null;
+  /** The instance that ran it. */
+  builder: string | null;
+}
+
+/** A release's copy of a published post's published fields (a published post has its time set). */
+export interface ReleasePostsTable extends Pick<
+  BlogPostsTable,
+  | 'slug'
+  | 'title'
+  | 'excerpt'
+  | 'content'
+  | 'featured_image_url'
+  | 'author_name'
+  | 'kind'
+  | 'is_featured'
+  | 'reading_time_minutes'
+  | 'source_hash'
+> {
+  release_id: number;
+  post_id: number;
+  published_at: string;
+}
+
+export interface ReleasePostCategoriesTable {
+  release_id: number;
+  post_id: number;
+  category_id: number;
+}
+
+/** One row (state_id 1): the live release. */
+export interface SiteStateTable {
+  state_id: number;
+  live_release_id: number | null;
+  changed_at: string | null;
+}
+
+/** One row (lock_id 1): who may build, until when. */
+export interface PublishLockTable {
+  lock_id: number;
+  holder: string | null;
+  lease_until: string | null;
+}
+
 export interface CommentLikesTable {
   comment_id: number;
   user_uid: string;
@@ -242,3 +308,5 @@ export type DeliveryRow = Selectable<DeliveriesTable>;
 export type UserProfileRow = Selectable<UsersProfileTable>;
 export type DeletionRequestRow = Selectable<DeletionRequestsTable>;
 export type EmailSettingsRow = Selectable<EmailSettingsTable>;
+export type ReleaseRow = Selectable<ReleasesTable>;
+export type ReleasePostRow = Selectable<ReleasePostsTable>;

@@ -4,8 +4,8 @@ import { parseAccept } from 'hono/utils/accept';
 import type { AppEnv } from '../types.ts';
 
 export interface ReadCacheOptions {
-  /** How long an answer may be reused. Also bounds how late a scheduled post or another
-   * process's write (npm run publish, another instance) shows up here. */
+  /** How long an answer may be reused. Also bounds how late another process's write (another
+   * instance's like or comment) shows up here; a new release is never served from older answers. */
   ttlMs: number;
   maxEntries?: number;
   now?: () => number;
@@ -117,7 +117,8 @@ export function readCache(options: ReadCacheOptions) {
       return;
     }
     if (c.req.header('Authorization')) return next();
-    const key = c.req.url;
+    // Answers of one release are never reused for another: a switch shows at once.
+    const key = `${c.var.release?.id ?? 0} ${c.req.url}`;
     let entry: Entry | null | undefined = entries.get(key);
     if (!entry || now() - entry.at >= options.ttlMs) {
       const other = making.get(key);

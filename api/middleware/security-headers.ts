@@ -97,31 +97,37 @@ interface NodeResponse {
  * before the app runs (Node merges them into whatever the app answers): editing the answer's
  * Headers instead costs more than the rest of a cached API read, because it turns
  * @hono/node-server's light Response into a full one. In-process callers get them on the answer.
+ * The policy allows the inline scripts of the build served for the request (`site`, set by
+ * api/server.ts from the live release).
  */
-export function securityHeaders(siteDir: () => string, options: CspOptions) {
-  // The policy depends only on the live build; rebuild it when the build changes, checking at most
-  // once a second rather than on every request.
-  let headers: [string, string][] = [];
-  let checkedAt = 0;
-  const current = () => {
-    const now = Date.now();
-    if (headers.length === 0 || now - checkedAt > 1_000) {
-      const policy = contentSecurityPolicy(inlineScriptHashes(siteDir()), options);
+export function securityHeaders(options: CspOptions) {
+  // The policy depends only on the build served: made once per build folder.
+  const byFolder = new Map<string, [string, string][]>();
+  const current = (site: string | null) => {
+    const key = site ?? '';
+    let headers = byFolder.get(key);
+    if (!headers) {
+      const policy = contentSecurityPolicy(site ? inlineScriptHashes(site) : [], options);
       headers = [['Content-Security-Policy', policy], ...FIXED_HEADERS];
-      checkedAt = now;
+      if (byFolder.size >= 20) byFolder.clear();
+      byFolder.set(key, headers);
     }
     return headers;
   };
-  return createMiddleware<{ Bindings: { outgoing?: NodeResponse } | undefined }>(async (c, next) => {
+  return createMiddleware<{
+    Bindings: { outgoing?: NodeResponse } | undefined;
+    Variables: { site: string | null };
+  }>(async (c, next) => {
     const https = c.req.url.startsWith('https:') || c.req.header('X-Forwarded-Proto') === 'https';
     const outgoing = c.env?.outgoing;
+    const headers = current(c.var.site);
     if (outgoing) {
-      for (const [name, value] of current()) outgoing.setHeader(name, value);
+      for (const [name, value] of headers) outgoing.setHeader(name, value);
       if (https) outgoing.setHeader(...HSTS);
       return next();
     }
     await next();
-    for (const [name, value] of current()) c.res.headers.set(name, value);
+    for (const [name, value] of headers) c.res.headers.set(name, value);
     if (https) c.res.headers.set(...HSTS);
   });
 }

@@ -7,6 +7,7 @@ import {
   type Outbox,
   type PublishRun,
   type PublishStatus,
+  type RolledBack,
   type UserProfile,
 } from '../contract.ts';
 import { eraseAccount } from '../db/queries/account.ts';
@@ -18,11 +19,12 @@ import {
 } from '../db/queries/deletion-requests.ts';
 import { listOutbox } from '../db/queries/mail.ts';
 import { findUidByEmail } from '../db/queries/profiles.ts';
+import { publishStatus } from '../db/queries/releases.ts';
 import { requireUser } from '../middleware/auth.ts';
 import { limitPerUser, tooQuickly } from '../middleware/rate-limit.ts';
 import { validate } from '../middleware/validate.ts';
 import type { AppDeps, AppEnv, UserEnv } from '../types.ts';
-import { deletionRequestIdParam, outboxQuery } from './schemas.ts';
+import { deletionRequestIdParam, outboxQuery, rollbackBody } from './schemas.ts';
 
 /** After requireUser: admins only; anyone else gets a 403 that says what for. */
 const requireAdmin = (what: string) =>
@@ -52,21 +54,32 @@ async function openRequest(deps: AppDeps, profile: UserProfile, requestId: numbe
 }
 
 /**
- * Admins' work (mounted under /api/admin): publishing (POST starts a run or joins the queued one,
- * GET reports runs), deletion requests from the form (docs/product.md, "Deleting your account")
+ * Admins' work (mounted under /api/admin): publishing (docs/product.md, "Publishing": POST queues a
+ * run or joins the queued one, GET reports the runs and releases of every instance, rollback goes
+ * back to the previous release), deletion requests from the form (docs/product.md, "Deleting your account")
  * and the mail log.
  */
 export const adminRoutes = new Hono<AppEnv>()
-  .get('/publish', requireUser, publishing, (c) => {
+  .get('/publish', requireUser, publishing, async (c) =>
+    c.json<PublishStatus>(await publishStatus(c.var.deps.db)),
+  )
+  .post('/publish', requireUser, publishing, async (c) => {
     const { publisher } = c.var.deps;
     if (!publisher) return c.json(UNAVAILABLE, 503);
-    return c.json<PublishStatus>(publisher.status());
-  })
-  .post('/publish', requireUser, publishing, (c) => {
-    const { publisher } = c.var.deps;
-    if (!publisher) return c.json(UNAVAILABLE, 503);
-    const run = publisher.request(`admin (${c.var.profile.email || c.var.profile.firebase_uid})`);
+    const run = await publisher.request(`admin (${c.var.profile.email || c.var.profile.firebase_uid})`);
+    // Nothing readers see changes until the run's release goes live.
+    c.set('changed', []);
     return c.json<PublishRun>(run, 202);
+  })
+  .post('/publish/rollback', requireUser, publishing, validate('json', rollbackBody), async (c) => {
+    const { publisher } = c.var.deps;
+    if (!publisher) return c.json(UNAVAILABLE, 503);
+    const { profile } = c.var;
+    const done = await publisher.rollback(
+      { uid: profile.firebase_uid, name: profile.display_name },
+      c.req.valid('json').reason,
+    );
+    return c.json<RolledBack>(done);
   })
   .get('/deletion-requests', ...deletions, async (c) => {
     const { db, now } = c.var.deps;

@@ -41,7 +41,7 @@ export const commentRoutes = new Hono<AppEnv>()
     optionalUser,
     async (c) => {
       const { db, now } = c.var.deps;
-      const post = await findLivePost(db, { postId: c.req.valid('param').postId }, now());
+      const post = await findLivePost(db, { postId: c.req.valid('param').postId }, c.var.release);
       if (!post) return c.json(NOT_FOUND, 404);
       const { limit, before } = c.req.valid('query');
       const { user } = c.var;
@@ -72,7 +72,7 @@ export const commentRoutes = new Hono<AppEnv>()
     async (c) => {
       const { db, now, safety, mail, deliveries } = c.var.deps;
       const { profile } = c.var;
-      const post = await findLivePost(db, { postId: c.req.valid('param').postId }, now());
+      const post = await findLivePost(db, { postId: c.req.valid('param').postId }, c.var.release);
       if (!post) return c.json(NOT_FOUND, 404);
       const { content, parentCommentId } = c.req.valid('json');
       const { emailsQueued, ...posted } = await addComment(

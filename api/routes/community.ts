@@ -7,10 +7,8 @@ import { limitQuery } from './schemas.ts';
 
 export const communityRoutes = new Hono<AppEnv>()
   .get('/feed', validate('query', limitQuery(COMMUNITY_FEED_DEFAULT)), async (c) => {
-    const { db, now } = c.var.deps;
-    return c.json(await listCommunityFeed(db, now(), c.req.valid('query').limit));
+    return c.json(await listCommunityFeed(c.var.deps.db, c.var.release, c.req.valid('query').limit));
   })
-  .get('/count', async (c) => {
-    const { db, now } = c.var.deps;
-    return c.json<CommunityCount>({ total: await countPublishedPosts(db, now()) });
-  });
+  .get('/count', async (c) =>
+    c.json<CommunityCount>({ total: await countPublishedPosts(c.var.deps.db, c.var.release) }),
+  );

@@ -52,7 +52,7 @@ export const notificationRoutes = new Hono<AppEnv>()
     validate('json', threadNotificationsBody),
     async (c) => {
       const { db, now, mail, deliveries } = c.var.deps;
-      const post = await findLivePost(db, { postId: c.req.valid('param').postId }, now());
+      const post = await findLivePost(db, { postId: c.req.valid('param').postId }, c.var.release);
       if (!post) return c.json({ error: 'Post not found' }, 404);
       const email = c.var.user.email || c.var.profile.email;
       if (!email) return c.json({ error: 'This account has no email address to send reply emails to.' }, 400);

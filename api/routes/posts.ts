@@ -25,20 +25,17 @@ export const postChanged = (slug: string) => [
 
 /** Blog posts, categories, counts, views and post likes (mounted under /api/blog). */
 export const postRoutes = new Hono<AppEnv>()
-  .get('/posts', async (c) => {
-    const { db, now } = c.var.deps;
-    return c.json(await listPublishedPosts(db, now()));
-  })
+  .get('/posts', async (c) => c.json(await listPublishedPosts(c.var.deps.db, c.var.release)))
   .get('/categories', async (c) => c.json(await listBlogCategories(c.var.deps.db)))
   .get('/posts/:slug', validate('param', slugParam), async (c) => {
-    const { db, now, views } = c.var.deps;
-    const post = await findPublishedPost(db, c.req.valid('param').slug, now());
+    const { db, views } = c.var.deps;
+    const post = await findPublishedPost(db, c.req.valid('param').slug, c.var.release);
     if (!post) return c.json(NOT_FOUND, 404);
     return c.json({ ...post, viewCount: post.viewCount + views.pending(post.postId) });
   })
   .get('/posts/:slug/stats', validate('param', slugParam), async (c) => {
-    const { db, now, views } = c.var.deps;
-    const stats = await getPostStats(db, c.req.valid('param').slug, now());
+    const { db, views } = c.var.deps;
+    const stats = await getPostStats(db, c.req.valid('param').slug, c.var.release);
     if (!stats) return c.json(NOT_FOUND, 404);
     return c.json<PostStats>({ ...stats, viewCount: stats.viewCount + views.pending(stats.postId) });
   })
@@ -47,8 +44,8 @@ export const postRoutes = new Hono<AppEnv>()
     validate('param', slugParam),
     limitPerAddress('view', tooQuickly('views')),
     async (c) => {
-      const { db, now, views } = c.var.deps;
-      const stats = await getPostStats(db, c.req.valid('param').slug, now());
+      const { db, views } = c.var.deps;
+      const stats = await getPostStats(db, c.req.valid('param').slug, c.var.release);
       if (!stats) return c.json(NOT_FOUND, 404);
       // Cached answers may show a view count up to the cache's lifetime behind; nothing to drop.
       c.set('changed', []);
@@ -56,8 +53,8 @@ export const postRoutes = new Hono<AppEnv>()
     },
   )
   .get('/posts/:slug/like-status', validate('param', slugParam), optionalUser, async (c) => {
-    const { db, now } = c.var.deps;
-    const post = await findLivePost(db, { slug: c.req.valid('param').slug }, now());
+    const { db } = c.var.deps;
+    const post = await findLivePost(db, { slug: c.req.valid('param').slug }, c.var.release);
     if (!post) return c.json(NOT_FOUND, 404);
     return c.json<LikeStatus>(await getPostLikeStatus(db, post.postId, c.var.user?.uid ?? null));
   })
@@ -69,7 +66,7 @@ export const postRoutes = new Hono<AppEnv>()
     limitPerUser('like', tooQuickly('likes')),
     async (c) => {
       const { db, now } = c.var.deps;
-      const post = await findLivePost(db, { slug: c.req.valid('param').slug }, now());
+      const post = await findLivePost(db, { slug: c.req.valid('param').slug }, c.var.release);
       if (!post) return c.json(NOT_FOUND, 404);
       const status = await togglePostLike(db, post.postId, c.var.user.uid, now());
       c.set('changed', postChanged(post.slug));

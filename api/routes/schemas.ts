@@ -118,6 +118,7 @@ const optionalReason = z
   .transform((s) => s || null);
 
 export const deleteCommentBody = z.object({ reason: optionalReason });
+export const rollbackBody = z.object({ reason: optionalReason });
 
 const categoryList = REPORT_CATEGORIES.join(', ');
 export const newReportBody = z.object({

@@ -91,7 +91,9 @@ const serverEnv = (dbFile: string, emulatorHost: string, extra: NodeJS.ProcessEn
   ...process.env,
   PORT: '0',
   DATABASE_PATH: dbFile,
-  // The built site is irrelevant to API figures: dist/ is reused when it is up to date.
+  // The bench database's own release folders (a SITE_DIR belongs to one database). The first
+  // server publishes once; the second finds the build fresh and reuses it.
+  SITE_DIR: path.join(path.dirname(dbFile), 'site'),
   PUBLIC_FIREBASE_API_KEY: 'bench-api-key',
   FIREBASE_PROJECT_ID: 'demo-nestling',
   FIREBASE_AUTH_EMULATOR_HOST: emulatorHost,

@@ -23,7 +23,7 @@ for (const count of sizes.length ? sizes : [1000, 5000]) {
     const syncMs = Date.now() - syncStarted;
     await db.destroy();
 
-    const result = await runMeasured(process.execPath, ['--import', 'tsx', 'scripts/build.ts'], {
+    const result = await runMeasured(process.execPath, ['--import', 'tsx', 'scripts/publish.ts'], {
       ...process.env,
       DATABASE_PATH: dbFile,
       CONTENT_DIR: content,

@@ -7,7 +7,9 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import lighthouse from 'lighthouse';
+import { openDatabase } from '../../api/db/database.ts';
 import { prepareDatabase } from '../../api/db/prepare.ts';
+import { liveRelease } from '../../api/db/queries/releases.ts';
 import { benchBlogSwitch } from './blog-switch.ts';
 import { machine, tempDir } from './lib.ts';
 import { chromiumBinary, findOrInstall } from '../../tests/helpers/system-deps.ts';
@@ -37,8 +39,8 @@ async function waitFor(url: string) {
 }
 
 /** Bytes of the precompressed (Brotli, else gzip, else raw) file behind a site path. */
-function compressedSize(pathname: string): number {
-  const file = path.join('dist', decodeURIComponent(pathname));
+function compressedSize(siteRoot: string, pathname: string): number {
+  const file = path.join(siteRoot, decodeURIComponent(pathname));
   for (const candidate of [`${file}.br`, `${file}.gz`, file]) {
     if (fs.existsSync(candidate)) return fs.statSync(candidate).size;
   }
@@ -60,7 +62,8 @@ try {
   await db.destroy();
 
   const server = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
-    env: { ...process.env, PORT: '0', DATABASE_PATH: dbFile },
+    // The bench database's own SITE_DIR: a SITE_DIR's release folders belong to one database.
+    env: { ...process.env, PORT: '0', DATABASE_PATH: dbFile, SITE_DIR: path.join(dir, 'site') },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.push(server);
@@ -73,6 +76,12 @@ try {
     });
     server.once('exit', (code) => reject(new Error(`server exited ${code}`)));
   });
+  // The files the server serves: the live release's build folder.
+  const served = openDatabase(dbFile);
+  const live = await liveRelease(served);
+  await served.destroy();
+  if (!live) throw new Error('the server started without a live release');
+  const siteRoot = path.join(dir, 'site', live.folder);
 
   const port = await freePort();
   const chrome = spawn(
@@ -117,7 +126,7 @@ try {
     // the budget is about JavaScript, so sum the Brotli files the server actually sends.
     const js = requests
       .filter((r) => r.resourceType === 'Script' && r.url)
-      .reduce((n, r) => n + compressedSize(new URL(r.url!).pathname), 0);
+      .reduce((n, r) => n + compressedSize(siteRoot, new URL(r.url!).pathname), 0);
     const total = audits['total-byte-weight']?.numericValue ?? 0;
     console.log(
       `| ${pathname} | ${score('performance')} | ${score('accessibility')} | ${score('best-practices')} | ${score('seo')} | ` +

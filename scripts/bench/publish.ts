@@ -39,8 +39,7 @@ try {
   });
 
   const initialStarted = Date.now();
-  publisher.request('initial');
-  await publisher.idle();
+  await publisher.finished((await publisher.request('initial')).id);
   console.log(`initial publish of ${count} posts: ${((Date.now() - initialStarted) / 1000).toFixed(1)} s`);
 
   // An editor adds one post and publishes: how long until it is served?
@@ -51,10 +50,8 @@ try {
   );
   peak = 0;
   const started = Date.now();
-  publisher.request('bench');
-  await publisher.idle();
-  const live = fs.existsSync(path.join(siteDir, 'blog', slug, 'index.html'));
-  const run = publisher.status().recent[0]!;
+  const run = await publisher.finished((await publisher.request('bench')).id);
+  const live = fs.existsSync(path.join(siteDir, String(run.id), 'blog', slug, 'index.html'));
   console.log(
     `publish to live with ${count + 1} posts: ${((Date.now() - started) / 1000).toFixed(1)} s ` +
       `(${run.state}${live ? ', page served' : ', PAGE MISSING'}), build peak memory ${mib(peak)}`,

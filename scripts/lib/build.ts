@@ -5,7 +5,6 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { CSP_HASHES_FILE } from '../../api/middleware/security-headers.ts';
-import { discardBuild, newBuildDir, swapIn } from './site-dir.ts';
 
 const SOURCES = ['src', 'public', 'astro.config.mjs', 'api'];
 
@@ -19,9 +18,9 @@ function newestMtime(target: string): number {
   return newest;
 }
 
-/** A build is needed when dist/ is missing or older than anything it is built from. */
-export function needsBuild(distDir: string, contentDir: string): boolean {
-  const marker = path.join(distDir, 'index.html');
+/** A build is needed when the live build is missing or older than anything it is built from. */
+export function needsBuild(buildDir: string, contentDir: string): boolean {
+  const marker = path.join(buildDir, 'index.html');
   if (!fs.existsSync(marker)) return true;
   const built = fs.statSync(marker).mtimeMs;
   return [contentDir, ...SOURCES].some((source) => newestMtime(source) > built);
@@ -63,25 +62,17 @@ export function runAstroBuild(outDir: string, env: NodeJS.ProcessEnv = process.e
 }
 
 /**
- * Builds the whole site into a new folder, precompresses it and swaps it in under siteDir.
- * A failed build is discarded and the live site stays as it was.
+ * Builds the whole site into outDir (a release's folder) and precompresses it. The build renders
+ * the release named by NESTLING_RELEASE_ID in env (src/lib/server-api.ts).
  */
-export async function buildSite(
-  siteDir: string,
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<{ durationMs: number }> {
+export async function buildSite(outDir: string, env: NodeJS.ProcessEnv): Promise<{ durationMs: number }> {
   const started = Date.now();
-  const dir = newBuildDir(siteDir);
-  try {
-    await runAstroBuild(dir, env);
-    await indexForSearch(dir);
-    await writeInlineScriptHashes(dir);
-    await precompress(dir);
-  } catch (error) {
-    discardBuild(dir);
-    throw error;
-  }
-  swapIn(siteDir, dir);
+  fs.rmSync(outDir, { recursive: true, force: true });
+  fs.mkdirSync(outDir, { recursive: true });
+  await runAstroBuild(outDir, env);
+  await indexForSearch(outDir);
+  await writeInlineScriptHashes(outDir);
+  await precompress(outDir);
   return { durationMs: Date.now() - started };
 }
 

@@ -1,147 +1,236 @@
+import crypto from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import type { PublishRun, RolledBack } from '../../api/contract.ts';
+import type { Env } from '../../api/env.ts';
 import { loadContent } from '../../api/db/content.ts';
 import type { DB } from '../../api/db/database.ts';
+import {
+  acquirePublishLock,
+  releasePublishLock,
+  renewPublishLock,
+} from '../../api/db/queries/publish-lock.ts';
+import {
+  abandonReleases,
+  claimQueuedRelease,
+  dueScheduledPost,
+  enqueueRelease,
+  failRelease,
+  findRun,
+  hasQueuedRelease,
+  retireOldReleases,
+  rollbackRelease,
+  snapshotRelease,
+  switchLive,
+} from '../../api/db/queries/releases.ts';
+import type { ReleaseRow } from '../../api/db/schema.ts';
 import { syncContent } from '../../api/db/sync.ts';
-import type { PublishRun, PublishStatus } from '../../api/contract.ts';
 import type { PublishService } from '../../api/types.ts';
 import { buildSite } from './build.ts';
+import { discardBuild, prepareSiteDir, pruneBuilds } from './site-dir.ts';
 
 export interface PublisherOptions {
   db: DB;
   contentDir: string;
+  /** SITE_DIR: one build folder per release. */
   siteDir: string;
   /** Environment for the build child (DATABASE_PATH must point at db's file). */
   buildEnv: NodeJS.ProcessEnv;
-  /** A CDN host's build hook, POSTed after a successful sync. */
+  /** A CDN host's build hook, POSTed after each switch of the live release. */
   hookUrl?: string;
   now?: () => Date;
-  /** When the live site was built: posts due after this go live by a scheduled run. */
-  builtAt?: Date;
   log?: (line: string) => void;
-  /** Swappable for tests: the site build. */
-  build?: (siteDir: string, env: NodeJS.ProcessEnv) => Promise<unknown>;
+  /** Swappable for tests: builds the release named by env.NESTLING_RELEASE_ID into outDir. */
+  build?: (outDir: string, env: NodeJS.ProcessEnv) => Promise<unknown>;
+  /** How long the publish lock stays this instance's without renewal (a crash frees it after this). */
+  leaseMs?: number;
+  /** How often finished() looks again at a run another instance is running. */
+  pollMs?: number;
+  /** This instance's name in the lock and on its runs. */
+  instance?: string;
 }
 
-const KEEP_RUNS = 20;
+export interface Publisher extends PublishService {
+  /**
+   * Takes the publish lock if it is free; then queues a run for a scheduled post that has come due
+   * and runs whatever is queued. Every instance may tick: only the lock holder acts.
+   */
+  tick: () => Promise<void>;
+  /** Resolves when this instance has nothing more to run. */
+  idle: () => Promise<void>;
+  /** Waits until a run has finished, on whichever instance runs it. */
+  finished: (id: number) => Promise<PublishRun>;
+}
+
+const FINISHED = new Set<PublishRun['state']>(['succeeded', 'failed', 'rolled_back', 'retired']);
 
 /**
- * The publishing pipeline: sync content/ into the database, rebuild the site into a new folder and
- * swap it in. One run at a time; requests that arrive during a run coalesce into one follow-up run.
+ * The publishing pipeline (docs/decisions/010): sync content/ into the database, snapshot the
+ * published posts as a new release, build its site into its own folder and make it live in one
+ * transaction, so pages and API switch together. Runs, the queue and the lock are rows: requests on
+ * any instance queue a run (requests meanwhile join it), and the instance holding the lock runs it.
  */
-export function createPublisher(options: PublisherOptions): PublishService & {
-  /** Resolves when no run is in progress or queued. */
-  idle: () => Promise<void>;
-  /** Publishes when a scheduled post has come due since the last successful build. */
-  checkSchedule: () => Promise<void>;
-} {
+export function createPublisher(options: PublisherOptions): Publisher {
+  const { db, siteDir } = options;
   const now = options.now ?? (() => new Date());
   const log = options.log ?? ((line: string) => console.log(line));
   const build = options.build ?? buildSite;
-  const runs: PublishRun[] = [];
-  let nextId = 1;
-  let active: PublishRun | null = null;
-  let queued: PublishRun | null = null;
-  let idleWaiters: (() => void)[] = [];
-  let lastBuiltAt = options.builtAt ?? now();
+  const leaseMs = options.leaseMs ?? 60_000;
+  const pollMs = options.pollMs ?? 500;
+  const instance = options.instance ?? `${os.hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
+  prepareSiteDir(siteDir);
 
-  const finish = (run: PublishRun, state: 'succeeded' | 'failed', error: string | null) => {
-    const finishedAt = now();
-    run.state = state;
-    run.error = error;
-    run.finishedAt = finishedAt.toISOString();
-    run.durationMs = finishedAt.getTime() - new Date(run.startedAt!).getTime();
-  };
+  let pass: Promise<void> | null = null;
+  let lockLost = false;
 
-  async function execute(run: PublishRun): Promise<void> {
-    run.startedAt = now().toISOString();
-    run.state = 'syncing';
-    log(`Publish #${run.id} (${run.trigger}): syncing content …`);
+  async function execute(row: ReleaseRow): Promise<void> {
+    const id = row.release_id;
+    let folder: string | null = null;
+    log(`Publish #${id} (${row.trigger}): syncing content …`);
     try {
-      const result = await syncContent(options.db, loadContent(options.contentDir), now());
-      run.postsChanged = result.inserted.length + result.updated.length + result.unpublished.length;
+      const synced = await syncContent(db, loadContent(options.contentDir), now());
       log(
-        `Publish #${run.id}: ${result.inserted.length} new, ${result.updated.length} changed, ` +
-          `${result.unpublished.length} withdrawn. Building the site …`,
+        `Publish #${id}: ${synced.inserted.length} new, ${synced.updated.length} changed, ` +
+          `${synced.unpublished.length} withdrawn. Building the site …`,
       );
-      if (options.hookUrl) await callHook(options.hookUrl, run, log);
-      run.state = 'building';
-      const buildStarted = now();
-      await build(options.siteDir, options.buildEnv);
-      lastBuiltAt = buildStarted;
-      finish(run, 'succeeded', null);
-      log(`Publish #${run.id}: live in ${((run.durationMs ?? 0) / 1000).toFixed(1)} s.`);
+      const release = await snapshotRelease(db, id, now());
+      folder = release.folder;
+      await build(path.join(siteDir, folder), { ...options.buildEnv, NESTLING_RELEASE_ID: String(id) });
+      await db.transaction().execute(async (trx) => {
+        // Switch only while the lock is still ours: an instance that took it over after our lease ran
+        // out has marked this run abandoned and may be building a newer release.
+        if (lockLost || !(await renewPublishLock(trx, instance, now(), leaseMs))) {
+          throw new Error('Lost the publish lock to another instance while building; nothing was switched.');
+        }
+        await switchLive(trx, id, now());
+      });
     } catch (error) {
-      finish(run, 'failed', (error as Error).message);
-      log(`Publish #${run.id} failed; the live site is unchanged. ${(error as Error).message}`);
+      const message = error instanceof Error ? error.message : String(error);
+      await failRelease(db, id, message, now());
+      if (folder) discardBuild(path.join(siteDir, folder));
+      log(`Publish #${id} failed; the live site is unchanged. ${message}`);
+      return;
+    }
+    const done = await findRun(db, id);
+    log(`Publish #${id}: live in ${((done?.durationMs ?? 0) / 1000).toFixed(1)} s.`);
+    try {
+      const removed = pruneBuilds(siteDir, await retireOldReleases(db, now()));
+      if (removed.length > 0) log(`Publish #${id}: removed the builds of releases ${removed.join(', ')}.`);
+    } catch (error) {
+      // Old builds left on disk cost space, not correctness: the next publish tries again.
+      log(`Publish #${id}: could not remove old builds: ${String(error)}`);
+    }
+    if (options.hookUrl) {
+      await callHook(
+        options.hookUrl,
+        { event: 'publish', release: id, trigger: row.trigger, postsChanged: done?.postsChanged ?? 0 },
+        log,
+      );
     }
   }
 
-  async function drain(): Promise<void> {
-    while (queued) {
-      active = queued;
-      queued = null;
-      await execute(active);
+  /** One turn holding the lock; false when another instance holds it. */
+  async function holdAndRun(): Promise<boolean> {
+    if (!(await acquirePublishLock(db, instance, now(), leaseMs))) return false;
+    lockLost = false;
+    const heartbeat = setInterval(() => {
+      renewPublishLock(db, instance, now(), leaseMs).then(
+        (held) => (lockLost ||= !held),
+        (error: unknown) => log(`Publish lock: could not renew the lease: ${String(error)}`),
+      );
+    }, leaseMs / 3);
+    try {
+      const abandoned = await abandonReleases(db, now());
+      for (const folder of abandoned) discardBuild(path.join(siteDir, folder));
+      if (abandoned.length > 0) log(`Publish: run(s) ${abandoned.join(', ')} of a stopped instance failed.`);
+      const due = await dueScheduledPost(db, now());
+      if (due) await enqueueRelease(db, `schedule (${due})`, now());
+      for (;;) {
+        const run = await claimQueuedRelease(db, instance, now());
+        if (!run) break;
+        await execute(run);
+      }
+    } finally {
+      clearInterval(heartbeat);
+      await releasePublishLock(db, instance);
     }
-    active = null;
-    const waiters = idleWaiters;
-    idleWaiters = [];
-    for (const resolve of waiters) resolve();
+    return true;
   }
 
-  function record(run: PublishRun) {
-    runs.unshift(run);
-    runs.length = Math.min(runs.length, KEEP_RUNS);
+  /** Runs queued runs while this instance can hold the lock; one pass at a time. */
+  function drain(): Promise<void> {
+    pass ??= (async () => {
+      try {
+        // A run queued while we let go of the lock would otherwise wait for the next tick.
+        let again = true;
+        while (again) again = (await holdAndRun()) && (await hasQueuedRelease(db));
+      } catch (error) {
+        log(`Publish: ${error instanceof Error ? error.message : String(error)}`);
+      } finally {
+        pass = null;
+      }
+    })();
+    return pass;
   }
 
   return {
-    request(trigger) {
-      if (queued) return queued; // already a follow-up waiting: this request joins it
-      const run: PublishRun = {
-        id: nextId++,
-        trigger,
-        state: 'queued',
-        startedAt: null,
-        finishedAt: null,
-        durationMs: null,
-        postsChanged: 0,
-        error: null,
-      };
-      record(run);
-      queued = run;
-      if (!active) void drain();
+    async request(trigger) {
+      const run = await enqueueRelease(db, trigger, now());
+      void drain();
       return run;
     },
-    status(): PublishStatus {
-      return { current: active ?? queued, recent: runs.map((r) => ({ ...r })) };
+    async rollback(actor, reason): Promise<RolledBack> {
+      const done = await rollbackRelease(db, actor, reason, now());
+      log(`Rolled back from release #${done.from.id} to #${done.to.id} (${actor.name}).`);
+      if (options.hookUrl) {
+        await callHook(options.hookUrl, { event: 'rollback', release: done.to.id, from: done.from.id }, log);
+      }
+      return done;
     },
-    idle() {
-      if (!active && !queued) return Promise.resolve();
-      return new Promise((resolve) => idleWaiters.push(resolve));
+    tick: drain,
+    async idle() {
+      while (pass) await pass;
     },
-    async checkSchedule() {
-      if (active || queued) return;
-      const due = await options.db
-        .selectFrom('blog_posts')
-        .select('slug')
-        .where('is_published', '=', 1)
-        .where('published_at', '>', lastBuiltAt.toISOString())
-        .where('published_at', '<=', now().toISOString())
-        .executeTakeFirst();
-      if (due) this.request(`schedule (${due.slug})`);
+    async finished(id) {
+      for (let waited = false; ; waited = true) {
+        await drain();
+        const run = await findRun(db, id);
+        if (!run) throw new Error(`There is no publish run #${id}.`);
+        if (FINISHED.has(run.state)) return run;
+        if (!waited) log(`Publish #${id} is ${run.state} on another instance; waiting for it …`);
+        await new Promise((resolve) => setTimeout(resolve, pollMs));
+      }
     },
   };
 }
 
-async function callHook(url: string, run: PublishRun, log: (line: string) => void): Promise<void> {
+/** The publisher of `npm start`, `npm run publish` and `npm run build`, configured from the environment. */
+export function publisherFromEnv(db: DB, env: Env): Publisher {
+  return createPublisher({
+    db,
+    contentDir: env.CONTENT_DIR,
+    siteDir: path.resolve(env.SITE_DIR),
+    buildEnv: { ...process.env, DATABASE_PATH: env.DATABASE_PATH },
+    hookUrl: env.PUBLISH_HOOK_URL,
+  });
+}
+
+/** What the build hook gets: which release is live now, and why. */
+type HookEvent =
+  | { event: 'publish'; release: number; trigger: string; postsChanged: number }
+  | { event: 'rollback'; release: number; from: number };
+
+async function callHook(url: string, body: HookEvent, log: (line: string) => void): Promise<void> {
   try {
     const res = await fetch(url, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ run: run.id, trigger: run.trigger, postsChanged: run.postsChanged }),
+      body: JSON.stringify(body),
       signal: AbortSignal.timeout(10_000),
     });
-    log(`Publish #${run.id}: build hook answered ${res.status}.`);
+    log(`Release #${body.release}: build hook answered ${res.status}.`);
   } catch (error) {
-    // The hook is the CDN's business; our own site still publishes.
-    log(`Publish #${run.id}: build hook failed: ${(error as Error).message}`);
+    // The hook is the CDN's business; our own site and API have switched already.
+    log(`Release #${body.release}: build hook failed: ${(error as Error).message}`);
   }
 }

@@ -5,7 +5,7 @@ import { openDatabase } from '../../api/db/database.ts';
 import { migrateToLatest } from '../../api/db/migrate.ts';
 import { syncContent } from '../../api/db/sync.ts';
 import { createContentDir } from '../helpers/content-fixture.ts';
-import { CONTENT_DIR, TEST_NOW, createTestApp, tempDir } from '../helpers/test-db.ts';
+import { CONTENT_DIR, TEST_NOW, createTestApp, releaseNow, tempDir } from '../helpers/test-db.ts';
 
 const content = loadContent(CONTENT_DIR);
 const live = content.posts.filter((p) => !p.draft);
@@ -165,6 +165,7 @@ describe('publication rules', () => {
     const db = openDatabase(`${tempDir()}/rules.db`);
     await migrateToLatest(db);
     await syncContent(db, loadContent(dir), TEST_NOW);
+    await releaseNow(db, TEST_NOW);
     const rulesApp = createApp({ db, now: () => TEST_NOW });
     const posts = (await (await rulesApp.request('/api/blog/posts')).json()) as Post[];
     expect(posts.map((p) => p.slug)).toEqual(['newer', 'unsafe', 'older']);
@@ -176,8 +177,12 @@ describe('publication rules', () => {
     expect(unsafe.content).not.toMatch(/<script|onerror|href="javascript:/i);
     expect(unsafe.content).toContain('<a>x</a>');
 
-    // The scheduled post goes live once its time has come.
-    const later = createApp({ db, now: () => new Date('2027-01-02T00:00:00Z') });
+    // The scheduled post goes live with the first release made after its time has come.
+    const time = new Date('2027-01-02T00:00:00Z');
+    const unreleased = createApp({ db, now: () => time });
+    expect((await unreleased.request('/api/blog/posts/scheduled')).status).toBe(404);
+    await releaseNow(db, time);
+    const later = createApp({ db, now: () => time });
     expect((await later.request('/api/blog/posts/scheduled')).status).toBe(200);
     await db.destroy();
   });

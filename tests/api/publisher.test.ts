@@ -1,166 +1,433 @@
+// The publishing pipeline over real SQLite files, with the real server serving the live release's
+// folder and the real API. Two publishers over one database file, each with its own connection,
+// stand for two server instances. The site build is the publisher's injected step: here it writes
+// a page per post of the candidate release, read through the real API in-process as the Astro
+// build does, and waits until the test lets it finish (tests/e2e/publish.test.ts runs the real
+// build).
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { createPublisher, type PublisherOptions } from '../../scripts/lib/publisher.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApp } from '../../api/app.ts';
+import type { BlogPost, PublishRun } from '../../api/contract.ts';
+import { type DB, openDatabase } from '../../api/db/database.ts';
+import { listAudit } from '../../api/db/queries/audit.ts';
+import { acquirePublishLock } from '../../api/db/queries/publish-lock.ts';
+import { claimQueuedRelease, enqueueRelease, findRun, publishStatus } from '../../api/db/queries/releases.ts';
+import { fixedReleaseSource, liveReleaseSource } from '../../api/lib/live-release.ts';
+import { type RunningServer, startServer } from '../../api/server.ts';
+import { createPublisher, type Publisher, type PublisherOptions } from '../../scripts/lib/publisher.ts';
 import { createContentDir, writePost } from '../helpers/content-fixture.ts';
-import { TEST_NOW, createTestDb, tempDir } from '../helpers/test-db.ts';
+import { startListener } from '../helpers/listener.ts';
+import { expectJson } from '../helpers/parents.ts';
+import { createTestDb, TEST_NOW, tempDir } from '../helpers/test-db.ts';
 
-// The pipeline's bookkeeping with a build we control: a build here writes a marker file and
-// waits until the test lets it finish. The real build is exercised by tests/e2e/publish.test.ts.
-function controllableBuild() {
-  const builds: { release: () => void; fail: (e: Error) => void }[] = [];
-  let waiting: (() => void) | undefined;
-  const build = (siteDir: string) =>
+const stops: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const stop of stops.splice(0).reverse()) await stop();
+});
+
+/**
+ * A build that waits for the test: `builds[n].finish()` writes the candidate release's pages (a
+ * home page naming the release, and /blog/<slug> for each of its posts) and resolves;
+ * `builds[n].fail(error)` rejects. `started(n)` resolves once n builds have begun.
+ */
+function gatedBuild(db: DB) {
+  const builds: { release: number; finish: () => void; fail: (error: Error) => void }[] = [];
+  const waiting: (() => void)[] = [];
+  const writePages = async (outDir: string, release: number) => {
+    const app = createApp({ db, release: fixedReleaseSource(db, release) });
+    const posts = await expectJson<BlogPost[]>(app.request('/api/blog/posts'), 200);
+    fs.mkdirSync(outDir, { recursive: true });
+    fs.writeFileSync(path.join(outDir, 'index.html'), `<h1>Release ${release}</h1>`);
+    for (const post of posts) {
+      fs.mkdirSync(path.join(outDir, 'blog', post.slug), { recursive: true });
+      fs.writeFileSync(path.join(outDir, 'blog', post.slug, 'index.html'), `<h1>${post.title}</h1>`);
+    }
+  };
+  const build: NonNullable<PublisherOptions['build']> = (outDir, env) =>
     new Promise<void>((resolve, reject) => {
-      fs.mkdirSync(siteDir, { recursive: true });
-      fs.writeFileSync(path.join(siteDir, `build-${builds.length + 1}`), '');
-      builds.push({ release: resolve, fail: reject });
-      waiting?.();
+      const release = Number(env.NESTLING_RELEASE_ID);
+      builds.push({
+        release,
+        finish: () => void writePages(outDir, release).then(resolve, reject),
+        fail: reject,
+      });
+      for (const wake of waiting.splice(0)) wake();
     });
-  const started = (n: number) =>
-    new Promise<void>((resolve) => {
-      const check = () => (builds.length >= n ? resolve() : (waiting = check));
-      check();
-    });
+  const started = async (n: number) => {
+    while (builds.length < n) await new Promise<void>((resolve) => waiting.push(resolve));
+  };
   return { build, builds, started };
 }
 
-/** A publisher over a test database and content folder, quiet and on the test clock unless told. */
-function testPublisher(
-  options: Pick<PublisherOptions, 'db' | 'contentDir' | 'build'> & Partial<PublisherOptions>,
+/** A publisher that finishes every build at once. */
+function immediateBuild(db: DB): NonNullable<PublisherOptions['build']> {
+  const gate = gatedBuild(db);
+  return (outDir, env) => {
+    const done = gate.build(outDir, env);
+    gate.builds.at(-1)!.finish();
+    return done;
+  };
+}
+
+/** An instance: its own connection to the database file and its own publisher (quiet, test clock). */
+function instance(
+  file: string,
+  options: Partial<PublisherOptions> & Pick<PublisherOptions, 'contentDir' | 'siteDir'>,
 ) {
-  return createPublisher({
-    siteDir: tempDir(),
+  const db = openDatabase(file);
+  stops.push(() => db.destroy());
+  const publisher = createPublisher({
+    db,
     buildEnv: {},
     now: () => TEST_NOW,
     log: () => {},
+    build: immediateBuild(db),
     ...options,
   });
+  stops.push(() => publisher.idle());
+  return { db, publisher };
+}
+
+/** Another connection to the database file (a build's, or a crashed instance's). */
+function connect(file: string): DB {
+  const db = openDatabase(file);
+  stops.push(() => db.destroy());
+  return db;
+}
+
+/** The real server over the database file and SITE_DIR, following a switch at once (no cache). */
+async function serve(file: string, siteDir: string): Promise<RunningServer> {
+  const db = openDatabase(file);
+  const server = await startServer({
+    db,
+    siteDir,
+    host: '127.0.0.1',
+    port: 0,
+    deps: { release: liveReleaseSource(db, { ttlMs: 0 }), now: () => TEST_NOW },
+  });
+  stops.push(() => server.close());
+  return server;
+}
+
+/** What a reader gets for a post: its page, its API answer, and which release served them. */
+async function reader(server: RunningServer, slug: string) {
+  const page = await fetch(`${server.url}/blog/${slug}`);
+  const api = await fetch(`${server.url}/api/blog/posts/${slug}`);
+  await Promise.all([page.arrayBuffer(), api.arrayBuffer()]);
+  return {
+    page: page.status,
+    api: api.status,
+    release: [page.headers.get('x-nestling-release'), api.headers.get('x-nestling-release')],
+  };
+}
+
+/** A fresh database file (migrated, not seeded), a content folder and a SITE_DIR. */
+async function setup(posts: Parameters<typeof createContentDir>[0]) {
+  const { db, file } = await createTestDb({ seed: false });
+  await db.destroy();
+  return { file, contentDir: createContentDir(posts), siteDir: path.join(tempDir(), 'site') };
+}
+
+async function publishOnce(publisher: Publisher, trigger = 'editor'): Promise<PublishRun> {
+  return publisher.finished((await publisher.request(trigger)).id);
 }
 
 describe('the publisher', () => {
   it('coalesces publishes that arrive during a build into one follow-up build', async () => {
-    const { db } = await createTestDb({ seed: false });
-    const contentDir = createContentDir([{ slug: 'first' }]);
-    const control = controllableBuild();
-    const publisher = testPublisher({ db, contentDir, build: control.build });
+    const { file, contentDir, siteDir } = await setup([{ slug: 'first' }]);
+    const gate = gatedBuild(connect(file));
+    const { publisher, db } = instance(file, { contentDir, siteDir, build: gate.build });
 
-    const first = publisher.request('one');
-    await control.started(1);
-    expect(publisher.status().current?.state).toBe('building');
-    const second = publisher.request('two');
-    const third = publisher.request('three');
+    const first = await publisher.request('one');
+    await gate.started(1);
+    expect((await publishStatus(db)).current).toMatchObject({ id: first.id, state: 'building' });
+    const second = await publisher.request('two');
+    const third = await publisher.request('three');
     expect(third.id).toBe(second.id);
-    control.builds[0]!.release();
-    await control.started(2);
-    control.builds[1]!.release();
+    gate.builds[0]!.finish();
+    await gate.started(2);
+    gate.builds[1]!.finish();
     await publisher.idle();
 
-    expect(control.builds).toHaveLength(2);
-    const runs = publisher.status().recent;
-    expect(runs.map((r) => [r.id, r.state])).toEqual([
-      [second.id, 'succeeded'],
-      [first.id, 'succeeded'],
+    expect(gate.builds).toHaveLength(2);
+    const { recent, live } = await publishStatus(db);
+    expect(recent.map((r) => [r.id, r.state, r.live])).toEqual([
+      [second.id, 'succeeded', true],
+      [first.id, 'succeeded', false],
     ]);
-    expect(runs[1]!.postsChanged).toBe(1);
-    expect(runs[0]!.postsChanged).toBe(0);
-    await db.destroy();
+    expect(live?.id).toBe(second.id);
+    expect(recent[1]!.postsChanged).toBe(1);
+    expect(recent[0]!.postsChanged).toBe(0);
   });
 
-  it('records a failed build and a broken post with a message naming the file', async () => {
-    const { db } = await createTestDb({ seed: false });
-    const contentDir = createContentDir([{ slug: 'fine' }]);
-    const control = controllableBuild();
-    const publisher = testPublisher({ db, contentDir, build: control.build });
-    publisher.request('build fails');
-    await control.started(1);
-    control.builds[0]!.fail(new Error('Site build failed (exit code 1): boom'));
-    await publisher.idle();
-    expect(publisher.status().recent[0]).toMatchObject({
+  it('builds a publish requested on two instances once, and either instance reports it', async () => {
+    const { file, contentDir, siteDir } = await setup([{ slug: 'first' }]);
+    const shared = connect(file);
+    const gate = gatedBuild(shared);
+    const a = instance(file, { contentDir, siteDir, build: gate.build });
+    const b = instance(file, { contentDir, siteDir, build: gate.build });
+
+    const running = await a.publisher.request('editor on A');
+    await gate.started(1);
+    // B cannot take the lock while A builds: what is asked on either instance now waits, once.
+    const onA = await a.publisher.request('second editor on A');
+    const onB = await b.publisher.request('editor on B');
+    expect(onB.id).toBe(onA.id);
+    expect((await publishStatus(b.db)).current).toMatchObject({ id: running.id, state: 'building' });
+    const waitingOnB = b.publisher.finished(onB.id);
+
+    gate.builds[0]!.finish();
+    await gate.started(2);
+    gate.builds[1]!.finish();
+    expect(await waitingOnB).toMatchObject({ id: onB.id, state: 'succeeded', live: true });
+    await Promise.all([a.publisher.idle(), b.publisher.idle()]);
+    expect(gate.builds.map((x) => x.release)).toEqual([running.id, onB.id]);
+    expect(fs.readdirSync(siteDir).sort()).toEqual([String(running.id), String(onB.id)]);
+  });
+
+  it('changes neither the API nor the pages when a build fails, and names a broken post', async () => {
+    const { file, contentDir, siteDir } = await setup([{ slug: 'first' }]);
+    const gate = gatedBuild(connect(file));
+    const { publisher, db } = instance(file, { contentDir, siteDir, build: gate.build });
+    const initial = publisher.request('initial');
+    await gate.started(1);
+    gate.builds[0]!.finish();
+    const live = await publisher.finished((await initial).id);
+    const server = await serve(file, siteDir);
+    expect(await reader(server, 'first')).toEqual({
+      page: 200,
+      api: 200,
+      release: [`${live.id}`, `${live.id}`],
+    });
+
+    writePost(contentDir, { slug: 'second', title: 'The second post' });
+    const failing = await publisher.request('build fails');
+    await gate.started(2);
+    // While it builds, and after it has failed, readers get the live release only.
+    expect(await reader(server, 'second')).toEqual({
+      page: 404,
+      api: 404,
+      release: [`${live.id}`, `${live.id}`],
+    });
+    gate.builds[1]!.fail(new Error('Site build failed (exit code 1): boom'));
+    expect(await publisher.finished(failing.id)).toMatchObject({
       state: 'failed',
+      live: false,
       error: 'Site build failed (exit code 1): boom',
     });
+    expect(await reader(server, 'second')).toEqual({
+      page: 404,
+      api: 404,
+      release: [`${live.id}`, `${live.id}`],
+    });
+    expect(await reader(server, 'first')).toMatchObject({ page: 200, api: 200 });
+    expect(
+      (await expectJson<BlogPost[]>(fetch(`${server.url}/api/blog/posts`), 200)).map((p) => p.slug),
+    ).toEqual(['first']);
+    // The sync did happen (the next publish starts from it); its failed build left no folder.
+    expect(
+      await db.selectFrom('blog_posts').select('slug').where('slug', '=', 'second').executeTakeFirst(),
+    ).toBeTruthy();
+    expect(fs.readdirSync(siteDir)).toEqual([String(live.id)]);
 
     writePost(contentDir, { slug: 'broken', extra: 'featured: "perhaps"' });
-    publisher.request('broken post');
-    await publisher.idle();
-    const run = publisher.status().recent[0]!;
-    expect(run.state).toBe('failed');
-    expect(run.error).toMatch(/broken\.md: /);
-    expect(control.builds).toHaveLength(1); // the sync failed, so no build was attempted
-    await db.destroy();
+    const broken = await publisher.finished((await publisher.request('broken post')).id);
+    expect(broken.state).toBe('failed');
+    expect(broken.error).toMatch(/broken\.md: /);
+    expect(gate.builds).toHaveLength(2); // the sync failed, so no build was attempted
+    expect((await publishStatus(db)).live?.id).toBe(live.id);
   });
 
-  it('publishes a scheduled post once it is due', async () => {
-    const { db } = await createTestDb({ seed: false });
-    const contentDir = createContentDir([{ slug: 'later', publishedAt: '2026-11-22T12:30:00Z' }]);
+  it('shows a scheduled post nowhere until the release that includes it is live, built by one instance', async () => {
+    const { file, contentDir, siteDir } = await setup([
+      { slug: 'now' },
+      { slug: 'later', publishedAt: '2026-11-22T12:30:00Z' },
+    ]);
     let now = TEST_NOW;
-    const control = controllableBuild();
-    const publisher = testPublisher({
-      db,
-      contentDir,
-      build: control.build,
-      now: () => now,
-      builtAt: TEST_NOW,
-    });
-    publisher.request('initial');
-    await control.started(1);
-    control.builds[0]!.release();
-    await publisher.idle();
+    const shared = connect(file);
+    const gate = gatedBuild(shared);
+    const clock = { now: () => now, build: gate.build, contentDir, siteDir };
+    const a = instance(file, clock);
+    const b = instance(file, clock);
+    const initial = a.publisher.request('initial');
+    await gate.started(1);
+    gate.builds[0]!.finish();
+    const first = await a.publisher.finished((await initial).id);
+    const server = await serve(file, siteDir);
+    expect(await reader(server, 'now')).toMatchObject({ page: 200, api: 200 });
+    expect(await reader(server, 'later')).toMatchObject({ page: 404, api: 404 });
 
-    await publisher.checkSchedule();
-    expect(control.builds).toHaveLength(1); // not due yet
+    // Not due yet: neither instance publishes.
+    await Promise.all([a.publisher.tick(), b.publisher.tick()]);
+    expect(gate.builds).toHaveLength(1);
+
+    // Due: both instances tick at once; one of them publishes.
     now = new Date('2026-11-22T12:30:30Z');
-    await publisher.checkSchedule();
-    await control.started(2);
-    expect(publisher.status().current?.trigger).toBe('schedule (later)');
-    control.builds[1]!.release();
-    await publisher.idle();
-    await publisher.checkSchedule();
-    expect(control.builds).toHaveLength(2); // once only
-    await db.destroy();
+    const ticks = Promise.all([a.publisher.tick(), b.publisher.tick()]);
+    await gate.started(2);
+    const scheduled = (await publishStatus(shared)).current!;
+    expect(scheduled.trigger).toBe('schedule (later)');
+    expect(await reader(server, 'later')).toEqual({
+      page: 404,
+      api: 404,
+      release: [`${first.id}`, `${first.id}`],
+    });
+    gate.builds[1]!.finish();
+    await ticks;
+    await Promise.all([a.publisher.idle(), b.publisher.idle()]);
+    expect(await reader(server, 'later')).toEqual({
+      page: 200,
+      api: 200,
+      release: [`${scheduled.id}`, `${scheduled.id}`],
+    });
+
+    // Once only.
+    await Promise.all([a.publisher.tick(), b.publisher.tick()]);
+    expect(gate.builds).toHaveLength(2);
   });
 
-  it('POSTs to the build hook after a successful sync, and publishes even when the hook is down', async () => {
-    const received: { method: string; type: string; body: unknown }[] = [];
-    const hook = http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      req.on('end', () => {
-        received.push({
-          method: req.method!,
-          type: req.headers['content-type'] ?? '',
-          body: JSON.parse(body),
-        });
-        res.writeHead(202).end();
-      });
+  it('rolls back to the previous release, API and site folder together, and says who did it', async () => {
+    const { file, contentDir, siteDir } = await setup([{ slug: 'first', title: 'First, as written' }]);
+    const { publisher, db } = instance(file, { contentDir, siteDir });
+    const one = await publishOnce(publisher);
+    writePost(contentDir, { slug: 'first', title: 'First, edited' });
+    writePost(contentDir, { slug: 'second' });
+    const two = await publishOnce(publisher);
+    const server = await serve(file, siteDir);
+    expect(await reader(server, 'second')).toEqual({
+      page: 200,
+      api: 200,
+      release: [`${two.id}`, `${two.id}`],
     });
-    await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
-    const { port } = hook.address() as AddressInfo;
-    const { db } = await createTestDb({ seed: false });
-    const contentDir = createContentDir([{ slug: 'hooked' }]);
+    const edited = await expectJson<BlogPost>(fetch(`${server.url}/api/blog/posts/first`), 200);
+    expect(edited.title).toBe('First, edited');
+
+    const done = await publisher.rollback({ uid: 'admin-uid', name: 'Editor Admin' }, 'The edit was wrong');
+    expect(done.from).toMatchObject({ id: two.id, state: 'rolled_back', live: false });
+    expect(done.to).toMatchObject({ id: one.id, state: 'succeeded', live: true });
+    expect(await reader(server, 'second')).toEqual({
+      page: 404,
+      api: 404,
+      release: [`${one.id}`, `${one.id}`],
+    });
+    const restored = await expectJson<BlogPost>(fetch(`${server.url}/api/blog/posts/first`), 200);
+    expect(restored.title).toBe('First, as written');
+    expect(await (await fetch(`${server.url}/`)).text()).toBe(`<h1>Release ${one.id}</h1>`);
+
+    const { entries } = await listAudit(db, { limit: 1, before: null });
+    expect(entries[0]).toMatchObject({
+      actorUid: 'admin-uid',
+      actorName: 'Editor Admin',
+      action: 'release.rollback',
+      targetType: 'release',
+      targetId: String(two.id),
+      reason: 'The edit was wrong',
+      details: { from: two.id, to: one.id },
+    });
+    // Nothing older to go back to.
+    await expect(publisher.rollback({ uid: null, name: 'command line' }, null)).rejects.toThrow(
+      'There is no earlier release to go back to.',
+    );
+  });
+
+  it('keeps the newest 5 builds, and always the live one and the one before it', async () => {
+    const { file, contentDir, siteDir } = await setup([{ slug: 'first' }]);
+    const { publisher, db } = instance(file, { contentDir, siteDir });
+    const ids: number[] = [];
+    for (let n = 0; n < 7; n++) ids.push((await publishOnce(publisher)).id);
+    const folders = () =>
+      fs
+        .readdirSync(siteDir)
+        .map(Number)
+        .sort((x, y) => x - y);
+    expect(folders()).toEqual(ids.slice(2));
+    const states = async () =>
+      Object.fromEntries((await publishStatus(db)).recent.map((r) => [r.id, r.state]));
+    expect(await states()).toMatchObject({
+      [ids[0]!]: 'retired',
+      [ids[1]!]: 'retired',
+      [ids[2]!]: 'succeeded',
+    });
+    const snapshots = await db.selectFrom('release_posts').select('release_id').distinct().execute();
+    expect(snapshots.map((r) => r.release_id).sort((x, y) => x - y)).toEqual(ids.slice(2));
+
+    // Roll back four times: the oldest kept build is live, with nothing before it.
+    for (let n = 0; n < 4; n++) await publisher.rollback({ uid: null, name: 'test' }, null);
+    expect((await publishStatus(db)).live?.id).toBe(ids[2]);
+    // A new release goes live; the one it replaced is its previous release, kept though older
+    // than the newest five builds.
+    const next = await publishOnce(publisher);
+    const status = await publishStatus(db);
+    expect(status.previous?.id).toBe(ids[2]);
+    expect(folders()).toEqual([ids[2]!, ...ids.slice(3), next.id].sort((x, y) => x - y));
+    expect(folders()).toHaveLength(6);
+    await publisher.rollback({ uid: null, name: 'test' }, null);
+    expect(await (await fetch(`${(await serve(file, siteDir)).url}/`)).text()).toBe(
+      `<h1>Release ${ids[2]}</h1>`,
+    );
+  });
+
+  it('takes over the lock of an instance that stopped, once its lease has run out', async () => {
+    const { file, contentDir, siteDir } = await setup([{ slug: 'first' }]);
+    // An instance took the lock and a run, then stopped without letting go.
+    const crashed = connect(file);
+    const orphan = await enqueueRelease(crashed, 'crashed instance', TEST_NOW);
+    await claimQueuedRelease(crashed, 'crashed', TEST_NOW);
+    expect(await acquirePublishLock(crashed, 'crashed', TEST_NOW, 60_000)).toBe(true);
+
+    let now = TEST_NOW;
+    const { publisher } = instance(file, { contentDir, siteDir, now: () => now, leaseMs: 60_000 });
+    const asked = await publisher.request('editor');
+    await publisher.tick();
+    // Its lease has not run out: the request waits in the queue.
+    expect(await findRun(crashed, asked.id)).toMatchObject({ state: 'queued' });
+    expect(await findRun(crashed, orphan.id)).toMatchObject({ state: 'syncing' });
+
+    now = new Date(TEST_NOW.getTime() + 61_000);
+    await publisher.tick();
+    const status = await publishStatus(crashed);
+    expect(status.recent.find((r) => r.id === orphan.id)).toMatchObject({
+      state: 'failed',
+      error: 'Abandoned: the instance running it stopped before it finished.',
+    });
+    expect(status.live).toMatchObject({ id: asked.id, state: 'succeeded' });
+    expect(status.current).toBeNull();
+  });
+
+  it('POSTs the live release to the build hook after a publish and a rollback, and publishes when the hook is down', async () => {
+    const hook = await startListener({ status: 202 });
+    stops.push(() => hook.close());
+    const { file, contentDir, siteDir } = await setup([{ slug: 'hooked' }]);
     const lines: string[] = [];
-    const publisher = testPublisher({
-      db,
+    const { publisher } = instance(file, {
       contentDir,
-      build: async () => {},
+      siteDir,
       log: (line) => lines.push(line),
-      hookUrl: `http://127.0.0.1:${port}/build-hook`,
+      hookUrl: `${hook.url}/build-hook`,
     });
-    publisher.request('editor');
-    await publisher.idle();
-    expect(received).toEqual([
-      { method: 'POST', type: 'application/json', body: { run: 1, trigger: 'editor', postsChanged: 1 } },
+    const first = await publishOnce(publisher);
+    const second = await publishOnce(publisher, 'editor again');
+    await publisher.rollback({ uid: null, name: 'test' }, null);
+    expect(hook.received.map((r) => [r.method, r.path, r.headers['content-type'], r.body])).toEqual([
+      [
+        'POST',
+        '/build-hook',
+        'application/json',
+        { event: 'publish', release: first.id, trigger: 'editor', postsChanged: 1 },
+      ],
+      [
+        'POST',
+        '/build-hook',
+        'application/json',
+        { event: 'publish', release: second.id, trigger: 'editor again', postsChanged: 0 },
+      ],
+      ['POST', '/build-hook', 'application/json', { event: 'rollback', release: first.id, from: second.id }],
     ]);
     expect(lines.join('\n')).toContain('build hook answered 202');
 
-    await new Promise<void>((resolve) => hook.close(() => resolve()));
-    publisher.request('editor again');
-    await publisher.idle();
-    expect(publisher.status().recent[0]!.state).toBe('succeeded');
+    await hook.close();
+    expect((await publishOnce(publisher, 'hook down')).state).toBe('succeeded');
     expect(lines.join('\n')).toMatch(/build hook failed/);
-    await db.destroy();
   });
 });

@@ -5,18 +5,23 @@ import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES } from '../../api/contract.ts';
 import { createMemoryRateLimiter } from '../../api/middleware/rate-limit.ts';
+import { liveRelease } from '../../api/db/queries/releases.ts';
 import { type RunningServer, startServer } from '../../api/server.ts';
 import { RawConnection, requestHead } from '../helpers/raw-http.ts';
 import { createTestDb, tempDir } from '../helpers/test-db.ts';
 
-// The server over a tiny hand-made site folder: what matters here is how it serves files.
+// The server over a tiny hand-made build of the live release: what matters here is how it serves files.
 let server: RunningServer;
+/** SITE_DIR: the live release's folder in it is the hand-made site. */
+let siteRoot: string;
 let siteDir: string;
 let post: { slug: string; postId: number };
 
 beforeAll(async () => {
-  siteDir = tempDir('nestling-site-');
-  fs.mkdirSync(path.join(siteDir, '_astro'));
+  const { db } = await createTestDb();
+  siteRoot = tempDir('nestling-site-');
+  siteDir = path.join(siteRoot, (await liveRelease(db))!.folder);
+  fs.mkdirSync(path.join(siteDir, '_astro'), { recursive: true });
   fs.mkdirSync(path.join(siteDir, 'blog'));
   fs.writeFileSync(path.join(siteDir, 'index.html'), '<!doctype html><h1>Home</h1>');
   fs.writeFileSync(path.join(siteDir, '404.html'), '<!doctype html><h1>404 Page Not Found</h1>');
@@ -24,11 +29,10 @@ beforeAll(async () => {
   const js = 'console.log("nestling");\n'.repeat(200);
   fs.writeFileSync(path.join(siteDir, '_astro', 'app.abc123.js'), js);
   fs.writeFileSync(path.join(siteDir, '_astro', 'app.abc123.js.br'), zlib.brotliCompressSync(js));
-  const { db } = await createTestDb();
   // As in production: anonymous reads are cached (and compressed) for a second.
   server = await startServer({
     db,
-    distDir: () => siteDir,
+    siteDir: siteRoot,
     host: '127.0.0.1',
     port: 0,
     deps: { readCacheMs: 1_000 },
@@ -137,7 +141,7 @@ describe('the server', () => {
 describe('graceful shutdown', () => {
   it('finishes the in-flight request, then closes the database', async () => {
     const { db } = await createTestDb();
-    const own = await startServer({ db, distDir: () => siteDir, host: '127.0.0.1', port: 0 });
+    const own = await startServer({ db, siteDir: siteRoot, host: '127.0.0.1', port: 0 });
     const inFlight = fetch(`${own.url}/api/blog/posts`);
     await new Promise((r) => setTimeout(r, 5));
     const closed = own.close();
@@ -295,7 +299,7 @@ describe('per-address limits through the server', () => {
     const { db } = await createTestDb();
     const limited = await startServer({
       db,
-      distDir: () => siteDir,
+      siteDir: siteRoot,
       host: '127.0.0.1',
       port: 0,
       deps: { writeLimiter: createMemoryRateLimiter({ limit: 3, windowMs: 60_000 }) },

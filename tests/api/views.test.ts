@@ -84,7 +84,7 @@ describe('the view beacon', () => {
     const before = await stored(db, post!.slug);
     const server = await startServer({
       db,
-      distDir: () => tempDir('nestling-empty-site-'),
+      siteDir: tempDir('nestling-empty-site-'),
       host: '127.0.0.1',
       port: 0,
       deps: { views: createViewBuffer(db, { flushAfterMs: 60_000 }) },

@@ -1,5 +1,6 @@
 // The /admin publishing page in Chromium against the emulator-backed server: a signed-out visitor
-// gets a sign-in prompt, a plain parent is refused, an admin publishes and sees the run succeed.
+// gets a sign-in prompt, a plain parent is refused, an admin publishes and sees the release go live
+// (tests/e2e/publish.test.ts rolls back).
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createEmulatorUser } from '../helpers/auth-emulator.ts';
@@ -36,9 +37,19 @@ describe('the admin publishing page', () => {
     setRole(editor.email, 'admin');
 
     await page.reload();
-    await page.getByRole('button', { name: 'Publish' }).click();
-    const table = page.getByRole('table', { name: 'Recent runs' });
-    await table.getByRole('cell', { name: 'succeeded' }).waitFor({ timeout: 120_000 });
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    const queued = await page
+      .getByRole('status')
+      .filter({ hasText: /Release #\d+ is queued/ })
+      .textContent();
+    const id = /#(\d+)/.exec(queued ?? '')![1];
+    // The new release goes live: its row says so, and so does the panel.
+    const row = page
+      .getByRole('table', { name: /Recent releases/ })
+      .getByRole('row')
+      .filter({ hasText: `#${id} ` });
+    await row.filter({ hasText: 'Published' }).filter({ hasText: 'Live' }).waitFor({ timeout: 120_000 });
+    await page.getByRole('region', { name: 'Live release' }).getByText(`Release #${id}:`).waitFor();
     expect(await page.getByRole('alert').count()).toBe(0);
     await expectNoAxeViolations(page);
     await context.close();

@@ -1,10 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import { openDatabase } from '../../api/db/database.ts';
 import { prepareDatabase } from '../../api/db/prepare.ts';
+import { liveRelease } from '../../api/db/queries/releases.ts';
 import { createEmulatorUser, EMULATOR_PROJECT_ID } from '../helpers/auth-emulator.ts';
 import { type StartedServer, startServer } from '../helpers/start-server.ts';
-import { CONTENT_DIR, tempDir } from '../helpers/test-db.ts';
+import { CONTENT_DIR, releaseNow, tempDir } from '../helpers/test-db.ts';
 
 const servers: StartedServer[] = [];
 afterAll(async () => {
@@ -14,14 +16,28 @@ afterAll(async () => {
 describe('acknowledged writes survive a crash', () => {
   it('keeps every acknowledged comment and like after SIGKILL and restart', async () => {
     const host = inject('authEmulatorHost');
-    const dbFile = path.join(tempDir(), 'crash.db');
-    // Seed first, and reuse the harness's fresh site, so the server starts without building.
+    const dir = tempDir();
+    const dbFile = path.join(dir, 'crash.db');
+    const siteDir = path.join(dir, 'site');
+    // Seed and release first, with a copy of the harness's fresh build as the release's folder, so
+    // the server starts without building.
     const { db } = await prepareDatabase(dbFile, CONTENT_DIR);
     const post = await db.selectFrom('blog_posts').select(['post_id', 'slug']).executeTakeFirstOrThrow();
+    await releaseNow(db, new Date());
+    const harness = openDatabase(path.join(inject('e2eDataDir'), 'auth.db'));
+    const built = (await liveRelease(harness))!.folder;
+    await harness.destroy();
+    fs.cpSync(
+      path.join(inject('e2eDataDir'), 'site-auth', built),
+      path.join(siteDir, (await liveRelease(db))!.folder),
+      {
+        recursive: true,
+      },
+    );
     await db.destroy();
     const env = {
       DATABASE_PATH: dbFile,
-      SITE_DIR: fs.realpathSync(path.join(inject('e2eDataDir'), 'site-auth')),
+      SITE_DIR: siteDir,
       PUBLIC_FIREBASE_API_KEY: 'emulator-api-key',
       FIREBASE_PROJECT_ID: EMULATOR_PROJECT_ID,
       FIREBASE_AUTH_EMULATOR_HOST: host,

@@ -1,16 +1,26 @@
 // Publishing end to end: an editor writes Markdown in a content folder, runs `npm run publish`,
-// and the running `npm start` server serves the rebuilt site: the post on /blog, at its URL, in
-// rss.xml, the sitemap and search. Edits show; drafts disappear; a broken post fails the publish
-// with the file's name and leaves the live site serving. The same server renders an XSS corpus in
-// a post's title, excerpt and body and in comments: in Chromium, nothing of it executes.
+// and the running `npm start` server switches to the new release: the post's page and its API
+// answer together, then /blog, rss.xml, the sitemap and search. Edits show; drafts disappear; a
+// broken post fails the publish with the file's name and leaves the live site and API as they were;
+// an admin rolls back from /admin in Chromium, and again from the command line. The same server
+// renders an XSS corpus in a post's title, excerpt and body and in comments: in Chromium, nothing
+// of it executes.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_TOKEN } from '../../api/contract.ts';
-import { launchBrowser, waitForIsland } from '../helpers/browser.ts';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createEmulatorUser, EMULATOR_PROJECT_ID } from '../helpers/auth-emulator.ts';
+import {
+  closePage,
+  expectNoAxeViolations,
+  launchBrowser,
+  openPage,
+  signInWithEmail,
+  waitForIsland,
+} from '../helpers/browser.ts';
 import { writePost } from '../helpers/content-fixture.ts';
+import { setRole } from '../helpers/roles.ts';
 import { startServer, type StartedServer } from '../helpers/start-server.ts';
 import { CONTENT_DIR, tempDir } from '../helpers/test-db.ts';
 
@@ -33,11 +43,18 @@ beforeAll(async () => {
     featuredImage: null,
     body: XSS_CORPUS.join('\n\n'),
   });
+  const host = inject('authEmulatorHost');
   env = {
     CONTENT_DIR: contentDir,
     DATABASE_PATH: path.join(dir, 'nestling.db'),
     SITE_DIR: path.join(dir, 'site'),
-    // The demo parent's comments below are shown at once; pre-moderation has its own tests.
+    // Sign-in against the Auth emulator: an admin rolls back from /admin.
+    PUBLIC_FIREBASE_API_KEY: 'emulator-api-key',
+    PUBLIC_FIREBASE_PROJECT_ID: EMULATOR_PROJECT_ID,
+    FIREBASE_PROJECT_ID: EMULATOR_PROJECT_ID,
+    FIREBASE_AUTH_EMULATOR_HOST: host,
+    PUBLIC_FIREBASE_AUTH_EMULATOR_HOST: host,
+    // The comments below are shown at once; pre-moderation has its own tests.
     MODERATION_HOLD_FIRST: '0',
   };
   server = await startServer(env);
@@ -48,10 +65,10 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** Runs `npm run publish`'s script with the test's environment. */
-function publish(): Promise<{ code: number | null; output: string }> {
+/** Runs `npm run publish`'s script (with `args`, e.g. --rollback) with the test's environment. */
+function publish(...args: string[]): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/publish.ts'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/publish.ts', ...args], {
       cwd: ROOT,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -64,6 +81,61 @@ function publish(): Promise<{ code: number | null; output: string }> {
 }
 
 const get = (p: string) => fetch(`${server.url}${p}`);
+
+/** Which release served an answer (the server names it on pages and API answers alike). */
+const releaseOf = (res: Response) => Number(res.headers.get('x-nestling-release'));
+
+interface Sample {
+  kind: 'page' | 'api';
+  status: number;
+  release: number;
+}
+
+/**
+ * Fetches a post's page and its API answer over and over until stopped, recording each answer's
+ * status and the release that served it, in the order they were answered.
+ */
+function sampleWhile(slug: string) {
+  const samples: Sample[] = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      for (const [kind, url] of [
+        ['page', `/blog/${slug}`],
+        ['api', `/api/blog/posts/${slug}`],
+      ] as const) {
+        const res = await get(url);
+        await res.arrayBuffer();
+        samples.push({ kind, status: res.status, release: releaseOf(res) });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  })();
+  return {
+    samples,
+    stop: async () => {
+      running = false;
+      await loop;
+    },
+  };
+}
+
+/** Runs `npm run publish` and waits until the server serves the release it made. */
+async function publishLive(): Promise<void> {
+  const before = releaseOf(await get('/api/blog/posts'));
+  const result = await publish();
+  expect(result.code, result.output).toBe(0);
+  await eventually(async () => releaseOf(await get('/api/blog/posts')) > before);
+}
+
+/** Waits (at most 5 s: the server follows a switch within a second) until `check` holds. */
+async function eventually(check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('the server did not follow the switch within 5 s');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 const XSS_SLUG = 'xss-corpus';
 const XSS_CORPUS = [
   `<script>alert('script')</script>`,
@@ -106,13 +178,14 @@ async function searchFor(word: string): Promise<string[]> {
 
 describe('hostile content', () => {
   it('renders the XSS corpus in posts and comments without executing any of it', async () => {
-    // Comments are stored as plain text; post them through the API as the demo parent.
+    // Comments are stored as plain text; post them through the API as a signed-in parent.
+    const parent = await createEmulatorUser(inject('authEmulatorHost'), { displayName: 'Hostile Parent' });
     const posts = (await (await get('/api/blog/posts')).json()) as { slug: string; postId: number }[];
     const post = posts.find((p) => p.slug === XSS_SLUG)!;
     for (const content of XSS_CORPUS.slice(0, 6)) {
       const res = await fetch(`${server.url}/api/blog/posts/${post.postId}/comments`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${DEMO_TOKEN}` },
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${parent.idToken}` },
         body: JSON.stringify({ content, parentCommentId: null }),
       });
       expect([201, 429]).toContain(res.status);
@@ -142,9 +215,11 @@ describe('hostile content', () => {
   });
 });
 
-describe('publishing', () => {
-  it('puts a new post live on /blog, at its URL, in rss.xml, the sitemap and search', async () => {
+// Each publish is a full build; on a shared 2-core machine one can take more than a minute.
+describe('publishing', { timeout: 240_000 }, () => {
+  it("switches a new post's page and API answer together, then shows it on /blog, in rss.xml, the sitemap and search", async () => {
     expect((await get(`/blog/${SLUG}`)).status).toBe(404);
+    const before = releaseOf(await get('/api/blog/posts'));
     writePost(contentDir, {
       slug: SLUG,
       title: 'The Zebra Stroller Guide',
@@ -153,9 +228,28 @@ describe('publishing', () => {
       body: 'Quokkaberry is the word nobody else uses. Strollers with zebra stripes are rare.',
       featuredImage: '/images/posts/photographing-listings.svg',
     });
+    const sampling = sampleWhile(SLUG);
     const result = await publish();
     expect(result.code, result.output).toBe(0);
-    expect(result.output).toMatch(/1 new/);
+    // The run's log (on whichever instance took the publish lock) counts the new post.
+    expect(result.output + server.output()).toMatch(/1 new/);
+    await eventually(async () => releaseOf(await get('/api/blog/posts')) !== before);
+    const after = releaseOf(await get('/api/blog/posts'));
+    await eventually(async () => sampling.samples.slice(-2).every((s) => s.release === after));
+    await sampling.stop();
+
+    // Every answer, page or API, came from the old release (no post) or the new one (the post), and
+    // once one answer came from the new release no later answer came from the old one.
+    const { samples } = sampling;
+    expect(after).toBeGreaterThan(before);
+    expect(new Set(samples.map((s) => s.release))).toEqual(new Set([before, after]));
+    for (const sample of samples) {
+      expect(sample, JSON.stringify(sample)).toMatchObject({ status: sample.release === after ? 200 : 404 });
+    }
+    const firstNew = samples.findIndex((s) => s.release === after);
+    expect(samples.slice(firstNew).every((s) => s.release === after)).toBe(true);
+    expect(samples.slice(0, firstNew).map((s) => s.kind)).toEqual(expect.arrayContaining(['page', 'api']));
+    expect(samples.slice(firstNew).map((s) => s.kind)).toEqual(expect.arrayContaining(['page', 'api']));
 
     const page = await get(`/blog/${SLUG}`);
     expect(page.status).toBe(200);
@@ -174,8 +268,7 @@ describe('publishing', () => {
       file,
       fs.readFileSync(file, 'utf8').replace('The Zebra Stroller Guide', 'The Striped Stroller Guide'),
     );
-    const result = await publish();
-    expect(result.code, result.output).toBe(0);
+    await publishLive();
     const html = await (await get(`/blog/${SLUG}`)).text();
     expect(html).toContain('The Striped Stroller Guide');
     expect(html).not.toContain('The Zebra Stroller Guide');
@@ -187,25 +280,93 @@ describe('publishing', () => {
       file,
       fs.readFileSync(file, 'utf8').replace('kind: article', 'kind: article\ndraft: true'),
     );
-    const result = await publish();
-    expect(result.code, result.output).toBe(0);
+    await publishLive();
     expect((await get(`/blog/${SLUG}`)).status).toBe(404);
     expect((await get(`/api/blog/posts/${SLUG}`)).status).toBe(404);
     expect(await (await get('/rss.xml')).text()).not.toContain(SLUG);
     expect(await searchFor('quokkaberry')).toEqual([]);
   });
 
-  it('fails on a broken post, naming the file, and leaves the live site serving', async () => {
-    const before = await (await get('/blog')).text();
+  it('fails on a broken post, naming the file, and leaves the live site and API serving', async () => {
+    const before = await get('/blog');
+    const beforePosts = await get('/api/blog/posts');
     const broken = path.join(contentDir, 'posts', 'broken-post.md');
     fs.writeFileSync(broken, '---\ntitle: [unclosed\nslug: broken-post\n---\nBody\n');
     const result = await publish();
     expect(result.code).toBe(1);
-    expect(result.output).toContain('broken-post.md');
-    expect(result.output).toMatch(/live site is unchanged/);
+    expect(result.output + server.output()).toContain('broken-post.md');
+    expect(result.output + server.output()).toMatch(/live site is unchanged/);
     const after = await get('/blog');
     expect(after.status).toBe(200);
-    expect(await after.text()).toBe(before);
+    expect(await after.text()).toBe(await before.text());
+    const afterPosts = await get('/api/blog/posts');
+    expect(releaseOf(afterPosts)).toBe(releaseOf(beforePosts));
+    expect(await afterPosts.json()).toEqual(await beforePosts.json());
     fs.rmSync(broken);
+  });
+
+  it('rolls back from /admin in Chromium, pages and API together, and again from the command line', async () => {
+    // Live: the draft withdrawn. Before it: the post with its edited title; before that, the original.
+    expect((await get(`/api/blog/posts/${SLUG}`)).status).toBe(404);
+    const password = 'editor-passphrase-8';
+    const editor = await createEmulatorUser(inject('authEmulatorHost'), {
+      displayName: 'Editor Rae',
+      password,
+    });
+    const page = await openPage(browser, 20_000);
+    await page.goto(`${server.url}/admin`);
+    await waitForIsland(page, 'AdminPublish');
+    await signInWithEmail(page, editor.email, password);
+    await page.getByText('Only admins may publish.').waitFor();
+    setRole(editor.email, 'admin', env.DATABASE_PATH!);
+    await page.reload();
+
+    const live = page
+      .getByRole('table', { name: /Recent releases/ })
+      .getByRole('row')
+      .filter({ hasText: 'Live' });
+    const liveId = Number(/#(\d+)/.exec((await live.textContent()) ?? '')![1]);
+    const rollback = page.getByRole('button', { name: /^Roll back to release #\d+$/ });
+    const target = Number(/#(\d+)$/.exec((await rollback.textContent()) ?? '')![1]);
+    expect(target).toBeLessThan(liveId);
+    await expectNoAxeViolations(page);
+
+    await rollback.click();
+    const dialog = page.getByRole('dialog', { name: `Roll back to release #${target}?` });
+    await dialog.getByLabel('Reason (optional)').fill('The draft should have stayed up');
+    await expectNoAxeViolations(page);
+    await dialog.getByRole('button', { name: 'Roll back' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page
+      .getByRole('status')
+      .filter({ hasText: `release #${target} is live again instead of #${liveId}` })
+      .waitFor();
+    await live.filter({ hasText: `#${target}` }).waitFor();
+    await page
+      .getByRole('row')
+      .filter({ hasText: `#${liveId}` })
+      .filter({ hasText: 'Rolled back' })
+      .waitFor();
+    await expectNoAxeViolations(page);
+    await closePage(page);
+
+    // Readers get the release before: the edited post, its page and its API answer alike.
+    await eventually(async () => (await get(`/api/blog/posts/${SLUG}`)).status === 200);
+    const answer = await get(`/api/blog/posts/${SLUG}`);
+    expect(releaseOf(answer)).toBe(target);
+    expect(((await answer.json()) as { title: string }).title).toBe('The Striped Stroller Guide');
+    const html = await get(`/blog/${SLUG}`);
+    expect(releaseOf(html)).toBe(target);
+    expect(await html.text()).toContain('The Striped Stroller Guide');
+
+    // And once more from the command line: the original title.
+    const result = await publish('--rollback');
+    expect(result.code, result.output).toBe(0);
+    expect(result.output).toMatch(new RegExp(`Rolled back from release #${target} to #\\d+`));
+    await eventually(async () => releaseOf(await get('/api/blog/posts')) < target);
+    expect(((await (await get(`/api/blog/posts/${SLUG}`)).json()) as { title: string }).title).toBe(
+      'The Zebra Stroller Guide',
+    );
+    expect(await (await get(`/blog/${SLUG}`)).text()).toContain('The Zebra Stroller Guide');
   });
 });

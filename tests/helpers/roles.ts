@@ -1,15 +1,20 @@
 // Roles for end-to-end tests, set the documented way: `npm run user:role` against the emulator-backed
-// server's database (the parent must have signed in once, which creates their profile).
+// server's database, or another test server's (the parent must have signed in once, which creates
+// their profile).
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { expect, inject } from 'vitest';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-export function setRole(email: string, role: 'admin' | 'moderator' | 'user'): void {
+export function setRole(
+  email: string,
+  role: 'admin' | 'moderator' | 'user',
+  databasePath = path.join(inject('e2eDataDir'), 'auth.db'),
+): void {
   const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/user-role.ts', email, role], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_PATH: path.join(inject('e2eDataDir'), 'auth.db') },
+    env: { ...process.env, DATABASE_PATH: databasePath },
     encoding: 'utf8',
   });
   expect(result.status, result.stderr).toBe(0);

@@ -5,6 +5,12 @@ import { type AppDeps, createApp } from '../../api/app.ts';
 import { loadContent } from '../../api/db/content.ts';
 import { type DB, openDatabase } from '../../api/db/database.ts';
 import { migrateToLatest } from '../../api/db/migrate.ts';
+import {
+  claimQueuedRelease,
+  enqueueRelease,
+  snapshotRelease,
+  switchLive,
+} from '../../api/db/queries/releases.ts';
 import { syncContent } from '../../api/db/sync.ts';
 import type { MailSettings } from '../../api/lib/emails.ts';
 
@@ -31,12 +37,30 @@ export function tempDir(prefix = 'nestling-'): string {
   return dir;
 }
 
-/** A fresh migrated SQLite file in its own temp folder; seeded from content/ unless told not to. */
+/**
+ * Makes what the database holds now the live release, as the publisher does but without building
+ * pages (API tests read only the API). Returns the release's id.
+ */
+export async function releaseNow(db: DB, now = TEST_NOW): Promise<number> {
+  const { id } = await enqueueRelease(db, 'test', now);
+  await claimQueuedRelease(db, 'test', now);
+  await snapshotRelease(db, id, now);
+  await db.transaction().execute((trx) => switchLive(trx, id, now));
+  return id;
+}
+
+/**
+ * A fresh migrated SQLite file in its own temp folder; seeded from content/ and released (as of
+ * TEST_NOW) unless told not to.
+ */
 export async function createTestDb(options: { seed?: boolean } = {}): Promise<{ db: DB; file: string }> {
   const file = path.join(tempDir(), 'test.db');
   const db = openDatabase(file);
   await migrateToLatest(db);
-  if (options.seed !== false) await syncContent(db, loadContent(CONTENT_DIR), TEST_NOW);
+  if (options.seed !== false) {
+    await syncContent(db, loadContent(CONTENT_DIR), TEST_NOW);
+    await releaseNow(db);
+  }
   return { db, file };
 }
 

@@ -1,21 +1,43 @@
-import { type ExpressionBuilder, sql } from 'kysely';
 import type { BlogCategory, BlogPost, CommunityEntry, PostStats } from '../../contract.ts';
 import type { DB } from '../database.ts';
-import type { BlogPostRow, Database } from '../schema.ts';
+import type { BlogPostRow, ReleasePostRow } from '../schema.ts';
+import type { ServedRelease } from './releases.ts';
 
-/** A post is live when it is published and its time has come (scheduled posts wait). */
-export function isLive(now: Date) {
-  return (eb: ExpressionBuilder<Database, 'blog_posts'>) =>
-    eb.and([
-      eb('blog_posts.is_published', '=', 1),
-      eb('blog_posts.published_at', 'is not', null),
-      eb('blog_posts.published_at', '<=', now.toISOString()),
-    ]);
+// Readers get the posts of a release (docs/product.md, "Publishing"): those in its snapshot
+// whose time had come by its content_as_of, so a post shows in the API exactly when its page does.
+// Their counts (views, likes, comments) are the post's own, shared by every release.
+
+/** A release's live posts, with their counts. */
+function livePosts(db: DB, release: ServedRelease) {
+  return db
+    .selectFrom('release_posts')
+    .innerJoin('blog_posts', 'blog_posts.post_id', 'release_posts.post_id')
+    .where('release_posts.release_id', '=', release.id)
+    .where('release_posts.published_at', '<=', release.contentAsOf);
 }
 
-const newestFirst = sql`coalesce(blog_posts.published_at, blog_posts.created_at) desc`;
+const POST_COLUMNS = [
+  'release_posts.post_id',
+  'release_posts.slug',
+  'release_posts.title',
+  'release_posts.excerpt',
+  'release_posts.content',
+  'release_posts.featured_image_url',
+  'release_posts.author_name',
+  'release_posts.is_featured',
+  'release_posts.published_at',
+  'release_posts.reading_time_minutes',
+  'blog_posts.created_at',
+  'blog_posts.view_count',
+  'blog_posts.like_count',
+  'blog_posts.comment_count',
+] as const;
 
-function toPost(row: BlogPostRow, categories: string[]): BlogPost {
+/** What POST_COLUMNS select: the release's copy of the post, and the post's own counts. */
+type PostRow = Omit<ReleasePostRow, 'release_id' | 'kind' | 'source_hash'> &
+  Pick<BlogPostRow, 'created_at' | 'view_count' | 'like_count' | 'comment_count'>;
+
+function toPost(row: PostRow, categories: string[]): BlogPost {
   return {
     postId: row.post_id,
     slug: row.slug,
@@ -35,7 +57,20 @@ function toPost(row: BlogPostRow, categories: string[]): BlogPost {
   };
 }
 
-function groupSlugs(rows: { post_id: number; slug: string }[]): Map<number, string[]> {
+/** Category slugs of a release's posts (of one post, when given), by post. */
+async function categorySlugs(
+  db: DB,
+  release: ServedRelease,
+  postId?: number,
+): Promise<Map<number, string[]>> {
+  const rows = await db
+    .selectFrom('release_post_categories')
+    .innerJoin('blog_categories', 'blog_categories.category_id', 'release_post_categories.category_id')
+    .select(['release_post_categories.post_id', 'blog_categories.slug'])
+    .where('release_post_categories.release_id', '=', release.id)
+    .$if(postId !== undefined, (q) => q.where('release_post_categories.post_id', '=', postId!))
+    .orderBy('blog_categories.slug')
+    .execute();
   const map = new Map<number, string[]>();
   for (const row of rows) {
     const list = map.get(row.post_id) ?? [];
@@ -45,45 +80,31 @@ function groupSlugs(rows: { post_id: number; slug: string }[]): Map<number, stri
   return map;
 }
 
-export async function listPublishedPosts(db: DB, now: Date): Promise<BlogPost[]> {
-  const rows = await db
-    .selectFrom('blog_posts')
-    .selectAll()
-    .where(isLive(now))
-    .orderBy(newestFirst)
-    .orderBy('post_id', 'desc')
+/** The live posts, newest first. */
+export async function listPublishedPosts(db: DB, release: ServedRelease | null): Promise<BlogPost[]> {
+  if (!release) return [];
+  const rows = await livePosts(db, release)
+    .select(POST_COLUMNS)
+    .orderBy('release_posts.published_at', 'desc')
+    .orderBy('release_posts.post_id', 'desc')
     .execute();
-  // One query for every listed post's categories (a subquery, so no bound-parameter limit).
-  const categoryRows = await db
-    .selectFrom('post_categories')
-    .innerJoin('blog_categories', 'blog_categories.category_id', 'post_categories.category_id')
-    .select(['post_categories.post_id', 'blog_categories.slug'])
-    .where('post_categories.post_id', 'in', db.selectFrom('blog_posts').select('post_id').where(isLive(now)))
-    .orderBy('blog_categories.slug')
-    .execute();
-  const categories = groupSlugs(categoryRows);
+  const categories = await categorySlugs(db, release);
   return rows.map((row) => toPost(row, categories.get(row.post_id) ?? []));
 }
 
-export async function findPublishedPost(db: DB, slug: string, now: Date): Promise<BlogPost | null> {
-  const row = await db
-    .selectFrom('blog_posts')
-    .selectAll()
-    .where('slug', '=', slug)
-    .where(isLive(now))
+export async function findPublishedPost(
+  db: DB,
+  slug: string,
+  release: ServedRelease | null,
+): Promise<BlogPost | null> {
+  if (!release) return null;
+  const row = await livePosts(db, release)
+    .select(POST_COLUMNS)
+    .where('release_posts.slug', '=', slug)
     .executeTakeFirst();
   if (!row) return null;
-  const categoryRows = await db
-    .selectFrom('post_categories')
-    .innerJoin('blog_categories', 'blog_categories.category_id', 'post_categories.category_id')
-    .select(['post_categories.post_id', 'blog_categories.slug'])
-    .where('post_categories.post_id', '=', row.post_id)
-    .orderBy('blog_categories.slug')
-    .execute();
-  return toPost(
-    row,
-    categoryRows.map((r) => r.slug),
-  );
+  const categories = await categorySlugs(db, release, row.post_id);
+  return toPost(row, categories.get(row.post_id) ?? []);
 }
 
 export async function listBlogCategories(db: DB): Promise<BlogCategory[]> {
@@ -96,24 +117,27 @@ export async function listBlogCategories(db: DB): Promise<BlogCategory[]> {
   }));
 }
 
-export async function listCommunityFeed(db: DB, now: Date, limit: number): Promise<CommunityEntry[]> {
-  const rows = await db
-    .selectFrom('blog_posts')
+export async function listCommunityFeed(
+  db: DB,
+  release: ServedRelease | null,
+  limit: number,
+): Promise<CommunityEntry[]> {
+  if (!release) return [];
+  const rows = await livePosts(db, release)
     .select([
-      'post_id',
-      'kind',
-      'slug',
-      'title',
-      'excerpt',
-      'author_name',
-      'featured_image_url',
-      'view_count',
-      'like_count',
-      'comment_count',
+      'release_posts.post_id',
+      'release_posts.kind',
+      'release_posts.slug',
+      'release_posts.title',
+      'release_posts.excerpt',
+      'release_posts.author_name',
+      'release_posts.featured_image_url',
+      'blog_posts.view_count',
+      'blog_posts.like_count',
+      'blog_posts.comment_count',
     ])
-    .where(isLive(now))
-    .orderBy(newestFirst)
-    .orderBy('post_id', 'desc')
+    .orderBy('release_posts.published_at', 'desc')
+    .orderBy('release_posts.post_id', 'desc')
     .limit(limit)
     .execute();
   return rows.map((r) => ({
@@ -130,11 +154,10 @@ export async function listCommunityFeed(db: DB, now: Date, limit: number): Promi
   }));
 }
 
-export async function countPublishedPosts(db: DB, now: Date): Promise<number> {
-  const row = await db
-    .selectFrom('blog_posts')
+export async function countPublishedPosts(db: DB, release: ServedRelease | null): Promise<number> {
+  if (!release) return 0;
+  const row = await livePosts(db, release)
     .select((eb) => eb.fn.countAll<number>().as('total'))
-    .where(isLive(now))
     .executeTakeFirstOrThrow();
   return Number(row.total);
 }
@@ -143,25 +166,34 @@ export async function countPublishedPosts(db: DB, now: Date): Promise<number> {
 export async function findLivePost(
   db: DB,
   where: { slug: string } | { postId: number },
-  now: Date,
+  release: ServedRelease | null,
 ): Promise<{ postId: number; slug: string } | null> {
-  const row = await db
-    .selectFrom('blog_posts')
-    .select(['post_id', 'slug'])
-    .$if('slug' in where, (q) => q.where('slug', '=', 'slug' in where ? where.slug : ''))
-    .$if('postId' in where, (q) => q.where('post_id', '=', 'postId' in where ? where.postId : 0))
-    .where(isLive(now))
+  if (!release) return null;
+  const row = await livePosts(db, release)
+    .select(['release_posts.post_id', 'release_posts.slug'])
+    .$if('slug' in where, (q) => q.where('release_posts.slug', '=', 'slug' in where ? where.slug : ''))
+    .$if('postId' in where, (q) =>
+      q.where('release_posts.post_id', '=', 'postId' in where ? where.postId : 0),
+    )
     .executeTakeFirst();
   return row ? { postId: row.post_id, slug: row.slug } : null;
 }
 
 /** The live numbers of a post page. */
-export async function getPostStats(db: DB, slug: string, now: Date): Promise<PostStats | null> {
-  const row = await db
-    .selectFrom('blog_posts')
-    .select(['post_id', 'view_count', 'like_count', 'comment_count'])
-    .where('slug', '=', slug)
-    .where(isLive(now))
+export async function getPostStats(
+  db: DB,
+  slug: string,
+  release: ServedRelease | null,
+): Promise<PostStats | null> {
+  if (!release) return null;
+  const row = await livePosts(db, release)
+    .select([
+      'blog_posts.post_id',
+      'blog_posts.view_count',
+      'blog_posts.like_count',
+      'blog_posts.comment_count',
+    ])
+    .where('release_posts.slug', '=', slug)
     .executeTakeFirst();
   if (!row) return null;
   return {

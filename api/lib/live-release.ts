@@ -1,0 +1,50 @@
+import type { DB } from '../db/database.ts';
+import { findServedRelease, liveRelease, type ServedRelease } from '../db/queries/releases.ts';
+
+/** Which release the API answers from (and the server serves the folder of). */
+export interface ReleaseSource {
+  /** The release for an answer now; null before anything has been published. */
+  current: () => Promise<ServedRelease | null>;
+}
+
+/**
+ * The live release as one instance sees it: read from the database at most once per ttlMs, and
+ * shared by every request meanwhile, so the instance's site files and API answers always come from
+ * the same release and every instance follows a switch within ttlMs.
+ */
+export function liveReleaseSource(
+  db: DB,
+  options: { ttlMs?: number; now?: () => number } = {},
+): ReleaseSource {
+  const ttlMs = options.ttlMs ?? 1_000;
+  const now = options.now ?? (() => Date.now());
+  let value: Promise<ServedRelease | null> | null = null;
+  let readAt = 0;
+  return {
+    current() {
+      const at = now();
+      if (value === null || at - readAt >= ttlMs) {
+        readAt = at;
+        const reading = liveRelease(db);
+        value = reading;
+        // A failed read is not kept: the next request reads again.
+        reading.catch(() => {
+          if (value === reading) value = null;
+        });
+      }
+      return value;
+    },
+  };
+}
+
+/** One release, whatever is live: a build renders its candidate release this way. */
+export function fixedReleaseSource(db: DB, id: number): ReleaseSource {
+  let value: Promise<ServedRelease> | undefined;
+  return {
+    current: () =>
+      (value ??= findServedRelease(db, id).then((release) => {
+        if (!release) throw new Error(`Release ${id} has no snapshot to build from`);
+        return release;
+      })),
+  };
+}
