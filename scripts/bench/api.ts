@@ -73,8 +73,15 @@ async function seedThread(db: DB, postId: number): Promise<void> {
         postId,
         parentCommentId: isReply ? topLevel[topLevel.length - 1 - (i % 3)]! : null,
         content: commentText(i + 1),
-        author: { uid: `bench-reader-${i % 37}`, name: `Reader ${i % 37}`, avatarUrl: null },
+        author: {
+          uid: `bench-reader-${i % 37}`,
+          name: `Reader ${i % 37}`,
+          avatarUrl: null,
+          moderator: false,
+        },
       },
+      // Generated readers' comments are shown at once, as an approved parent's are.
+      { holdFirst: false },
       new Date((at += 7 * 60_000)),
     );
     if (!isReply) topLevel.push(posted.comment.comment_id);
