@@ -5,6 +5,7 @@ import { loadContent } from '../api/db/content.ts';
 import { syncContent } from '../api/db/sync.ts';
 import { createVerifier } from '../api/auth/create-verifier.ts';
 import { isDemoApiKey } from '../api/contract.ts';
+import { databaseLocation, describeDatabase } from '../api/db/database.ts';
 import { prepareDatabase } from '../api/db/prepare.ts';
 import { retarget } from '../api/db/queries/deliveries.ts';
 import { purgeExpiredEvidence } from '../api/db/queries/moderation.ts';
@@ -19,8 +20,9 @@ import { createPublisher } from './lib/publisher.ts';
 const env = loadEnv();
 const distDir = path.resolve(env.SITE_DIR);
 
-console.log(`Preparing the database at ${env.DATABASE_PATH} …`);
-const { db, seeded } = await prepareDatabase(env.DATABASE_PATH, env.CONTENT_DIR);
+const location = databaseLocation(env);
+console.log(`Preparing the database: ${describeDatabase(location)} …`);
+const { db, seeded } = await prepareDatabase(location, env.CONTENT_DIR);
 if (seeded) console.log('Seeded a new database from content/.');
 
 if (seeded || needsBuild(distDir, env.CONTENT_DIR)) {

@@ -1,7 +1,10 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { CommentStatus, ReportCategory, ReportStatus, ResolveAction } from '../contract.ts';
 
-/** The one description of the SQLite schema; migrations in ./migrations must agree with it. */
+/**
+ * The one description of the schema, on SQLite and PostgreSQL alike; migrations in ./migrations
+ * must agree with it.
+ */
 export interface Database {
   items: ItemsTable;
   blog_categories: BlogCategoriesTable;

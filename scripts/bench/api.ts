@@ -25,7 +25,7 @@ import {
   stopChild,
   warmUp,
 } from './api-load.ts';
-import { machine, tempDir } from './lib.ts';
+import { machine, SQLITE_ONLY, tempDir } from './lib.ts';
 
 const THREAD_SIZE = 200;
 /** A view beacon as a browser sends it: fetch() POSTs with no body. */
@@ -91,6 +91,7 @@ async function seedThread(db: DB, postId: number): Promise<void> {
 const serverEnv = (dbFile: string, emulatorHost: string, extra: NodeJS.ProcessEnv = {}) => ({
   ...process.env,
   PORT: '0',
+  ...SQLITE_ONLY,
   DATABASE_PATH: dbFile,
   // The built site is irrelevant to API figures: dist/ is reused when it is up to date.
   PUBLIC_FIREBASE_API_KEY: 'bench-api-key',

@@ -9,7 +9,7 @@ import path from 'node:path';
 import lighthouse from 'lighthouse';
 import { prepareDatabase } from '../../api/db/prepare.ts';
 import { benchBlogSwitch } from './blog-switch.ts';
-import { machine, tempDir } from './lib.ts';
+import { machine, SQLITE_ONLY, tempDir } from './lib.ts';
 import { chromiumBinary, findOrInstall } from '../../tests/helpers/system-deps.ts';
 
 // The same browser the tests use: CHROMIUM_PATH, Debian's or Playwright's, else Debian's package.
@@ -60,7 +60,7 @@ try {
   await db.destroy();
 
   const server = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
-    env: { ...process.env, PORT: '0', DATABASE_PATH: dbFile },
+    env: { ...process.env, PORT: '0', ...SQLITE_ONLY, DATABASE_PATH: dbFile },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.push(server);

@@ -9,7 +9,7 @@ export interface PublisherOptions {
   db: DB;
   contentDir: string;
   siteDir: string;
-  /** Environment for the build child (DATABASE_PATH must point at db's file). */
+  /** Environment for the build child (its DATABASE_URL or DATABASE_PATH must name db's database). */
   buildEnv: NodeJS.ProcessEnv;
   /** A CDN host's build hook, POSTed after a successful sync. */
   hookUrl?: string;

@@ -4,13 +4,16 @@
 import path from 'node:path';
 import { hc } from 'hono/client';
 import { type AppType, createApp } from '../../api/app.ts';
+import { databaseLocation } from '../../api/db/database.ts';
 import { prepareDatabase } from '../../api/db/prepare.ts';
+import { parseEnv } from '../../api/env.ts';
 
 let app: Promise<AppType> | undefined;
 
 function getApp(): Promise<AppType> {
+  // The database the server uses: DATABASE_URL (PostgreSQL) when set, else DATABASE_PATH.
   app ??= prepareDatabase(
-    process.env.DATABASE_PATH || './data/nestling.db',
+    databaseLocation(parseEnv(process.env)),
     path.resolve(process.env.CONTENT_DIR || 'content'),
   ).then(({ db }) => createApp({ db }));
   return app;

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
+import { inject } from 'vitest';
 import { type AppDeps, createApp } from '../../api/app.ts';
 import { loadContent } from '../../api/db/content.ts';
 import { type DB, openDatabase } from '../../api/db/database.ts';
@@ -23,13 +25,43 @@ export function tempDir(prefix = 'nestling-'): string {
   return dir;
 }
 
-/** A fresh migrated SQLite file in its own temp folder; seeded from content/ unless told not to. */
-export async function createTestDb(options: { seed?: boolean } = {}): Promise<{ db: DB; file: string }> {
-  const file = path.join(tempDir(), 'test.db');
-  const db = openDatabase(file);
+/** Creates an empty database beside the one `adminUrl` names and returns its URL (DATABASE_URL). */
+export async function createDatabase(adminUrl: string, name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${pg.escapeIdentifier(name)}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.href;
+}
+
+/** True in the PostgreSQL projects; usable where tests are declared (`it.runIf(onPostgres())`). */
+export const onPostgres = () => inject('postgresUrl') !== undefined;
+
+let databases = 0;
+
+/**
+ * Where a new, empty database for a test lives (what openDatabase takes): a SQLite file in its own
+ * temp folder, or, in the PostgreSQL projects (api-pg, e2e-pg), a new database in the run's cluster.
+ */
+export async function newDatabaseLocation(): Promise<string> {
+  const postgresUrl = inject('postgresUrl');
+  if (!postgresUrl) return path.join(tempDir(), 'test.db');
+  databases += 1;
+  return createDatabase(postgresUrl, `test_${process.pid}_${databases}_${Date.now().toString(36)}`);
+}
+
+/** A fresh migrated database (SQLite or PostgreSQL, by project); seeded from content/ unless told not to. */
+export async function createTestDb(options: { seed?: boolean } = {}): Promise<{ db: DB; location: string }> {
+  const location = await newDatabaseLocation();
+  const db = openDatabase(location);
   await migrateToLatest(db);
   if (options.seed !== false) await syncContent(db, loadContent(CONTENT_DIR), TEST_NOW);
-  return { db, file };
+  return { db, location };
 }
 
 /**
@@ -37,12 +69,12 @@ export async function createTestDb(options: { seed?: boolean } = {}): Promise<{ 
  * not wait for review here unless a test asks for it (tests/api/pre-moderation.test.ts does).
  */
 export async function createTestApp(deps: Partial<AppDeps> = {}) {
-  const { db, file } = await createTestDb();
+  const { db, location } = await createTestDb();
   const app = createApp({
     db,
     now: () => TEST_NOW,
     safety: { holdFirstComment: false, escalationUrl: null, siteUrl: 'http://nestling.test' },
     ...deps,
   });
-  return { app, db, file };
+  return { app, db, location };
 }

@@ -1,0 +1,37 @@
+// The few places where SQLite and PostgreSQL need different SQL, all in this file
+// (docs/decisions/009-postgresql-beside-sqlite.md). Migrations may import it: it imports nothing
+// of the app, so it cannot change under them.
+import { type ColumnDefinitionBuilder, type Kysely, PostgresAdapter, type SelectQueryBuilder } from 'kysely';
+
+// Migrations work on Kysely<any>; everything here serves them and the app alike.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyDB = Kysely<any>;
+
+/** A DATABASE_URL that names a PostgreSQL server (anything else is a SQLite file path). */
+export function isPostgresUrl(location: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(location);
+}
+
+export function isPostgres(db: AnyDB): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/**
+ * An integer primary key that the database numbers: AUTOINCREMENT on SQLite, an identity column on
+ * PostgreSQL (Kysely's autoIncrement() writes MySQL's keyword there).
+ */
+export function generatedId(db: AnyDB) {
+  return (column: ColumnDefinitionBuilder) =>
+    isPostgres(db) ? column.primaryKey().generatedByDefaultAsIdentity() : column.primaryKey().autoIncrement();
+}
+
+/**
+ * Locks the rows a select reads until the transaction ends, so what the transaction decides from
+ * them still holds when it writes: PostgreSQL runs transactions side by side, SQLite one writer at
+ * a time (and has no such clause). It is the lock an UPDATE of the row takes (FOR NO KEY UPDATE),
+ * so rows that merely reference it (a reply, a like, a report) can still be added meanwhile.
+ */
+export function forUpdate(db: AnyDB) {
+  return <DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>) =>
+    isPostgres(db) ? query.forNoKeyUpdate() : query;
+}
