@@ -11,7 +11,7 @@ import { retarget } from '../api/db/queries/deliveries.ts';
 import { purgeExpiredEvidence } from '../api/db/queries/moderation.ts';
 import { ESCALATION } from '../api/db/queries/reports.ts';
 import { createDeliveryWorker, createWebhookSender } from '../api/lib/deliveries.ts';
-import { createMemoryRateLimiter } from '../api/middleware/rate-limit.ts';
+import { createRateLimiters } from '../api/middleware/rate-limit.ts';
 import { startServer } from '../api/server.ts';
 import { buildSite, needsBuild } from './lib/build.ts';
 import { loadEnv } from './lib/env.ts';
@@ -59,9 +59,11 @@ const server = await startServer({
   deps: {
     verifyToken: createVerifier(env),
     publisher,
-    commentLimiter: createMemoryRateLimiter({ limit: env.RATE_LIMIT_COMMENTS_PER_MINUTE, windowMs: 60_000 }),
-    writeLimiter: createMemoryRateLimiter({ limit: env.RATE_LIMIT_WRITES_PER_MINUTE, windowMs: 60_000 }),
-    reportLimiter: createMemoryRateLimiter({ limit: env.RATE_LIMIT_REPORTS_PER_MINUTE, windowMs: 60_000 }),
+    ...createRateLimiters(db, {
+      comments: env.RATE_LIMIT_COMMENTS_PER_MINUTE,
+      writes: env.RATE_LIMIT_WRITES_PER_MINUTE,
+      reports: env.RATE_LIMIT_REPORTS_PER_MINUTE,
+    }),
     safety: {
       holdFirstComment: env.MODERATION_HOLD_FIRST,
       escalationUrl: env.SAFETY_ESCALATION_URL ?? null,

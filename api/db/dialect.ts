@@ -1,7 +1,13 @@
 // The few places where SQLite and PostgreSQL need different SQL, all in this file
 // (docs/decisions/009-postgresql-beside-sqlite.md). Migrations may import it: it imports nothing
 // of the app, so it cannot change under them.
-import { type ColumnDefinitionBuilder, type Kysely, PostgresAdapter, type SelectQueryBuilder } from 'kysely';
+import {
+  type ColumnDefinitionBuilder,
+  type Kysely,
+  PostgresAdapter,
+  type SelectQueryBuilder,
+  sql,
+} from 'kysely';
 
 // Migrations work on Kysely<any>; everything here serves them and the app alike.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -34,4 +40,23 @@ export function generatedId(db: AnyDB) {
 export function forUpdate(db: AnyDB) {
   return <DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>) =>
     isPostgres(db) ? query.forNoKeyUpdate() : query;
+}
+
+/**
+ * Runs a write whose loss in a power cut is harmless (rate-limit counts) without waiting for the
+ * disk. SQLite syncs every commit (synchronous=FULL, for likes and comments), so this one runs with
+ * NORMAL on the same connection, which in WAL mode keeps the file consistent and only defers the
+ * sync. On PostgreSQL it is an ordinary commit: one round trip, fewer than the three a
+ * `SET LOCAL synchronous_commit` transaction would take.
+ */
+export async function withoutDiskSync<S, T>(db: Kysely<S>, write: (db: Kysely<S>) => Promise<T>): Promise<T> {
+  if (isPostgres(db)) return write(db);
+  return db.connection().execute(async (connection) => {
+    await sql`pragma synchronous = NORMAL`.execute(connection);
+    try {
+      return await write(connection);
+    } finally {
+      await sql`pragma synchronous = FULL`.execute(connection);
+    }
+  });
 }

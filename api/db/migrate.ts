@@ -4,6 +4,7 @@ import * as initial from './migrations/2026-11-22-001-initial.ts';
 import * as threadPages from './migrations/2026-11-23-001-thread-pages.ts';
 import * as trustAndSafety from './migrations/2026-11-24-001-trust-and-safety.ts';
 import * as topLevelThreadIndex from './migrations/2026-11-25-001-top-level-thread-index.ts';
+import * as rateLimits from './migrations/2026-11-25-002-rate-limits.ts';
 
 // Migrations are listed here rather than read from disk so the same code runs under tsx,
 // Vitest and Astro's bundled build.
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-23-001-thread-pages': threadPages,
   '2026-11-24-001-trust-and-safety': trustAndSafety,
   '2026-11-25-001-top-level-thread-index': topLevelThreadIndex,
+  '2026-11-25-002-rate-limits': rateLimits,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

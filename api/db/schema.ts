@@ -20,6 +20,7 @@ export interface Database {
   suspensions: SuspensionsTable;
   audit_log: AuditLogTable;
   deliveries: DeliveriesTable;
+  rate_limits: RateLimitsTable;
 }
 
 export interface ItemsTable {
@@ -154,6 +155,14 @@ export interface DeliveriesTable {
   delivered_at: string | null;
   last_error: string | null;
   created_at: string;
+}
+
+export interface RateLimitsTable {
+  scope: string;
+  key: string;
+  /** When the current window began, in milliseconds since 1970. */
+  window_start: number;
+  hits: number;
 }
 
 export interface CommentLikesTable {

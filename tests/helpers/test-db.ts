@@ -65,16 +65,17 @@ export async function createTestDb(options: { seed?: boolean } = {}): Promise<{ 
 }
 
 /**
- * The real Hono app over a fresh seeded database, with the fixed test clock. A first comment does
+ * The real Hono app over a fresh seeded database, with the fixed test clock. Dependencies that need
+ * the database (rate limiters) come from a function of it. A first comment does
  * not wait for review here unless a test asks for it (tests/api/pre-moderation.test.ts does).
  */
-export async function createTestApp(deps: Partial<AppDeps> = {}) {
+export async function createTestApp(deps: Partial<AppDeps> | ((db: DB) => Partial<AppDeps>) = {}) {
   const { db, location } = await createTestDb();
   const app = createApp({
     db,
     now: () => TEST_NOW,
     safety: { holdFirstComment: false, escalationUrl: null, siteUrl: 'http://nestling.test' },
-    ...deps,
+    ...(typeof deps === 'function' ? deps(db) : deps),
   });
   return { app, db, location };
 }
