@@ -10,8 +10,8 @@ const e2e = {
   fileParallelism: false,
 };
 
-// The API tests run twice: on SQLite (the embedded default) and, in api-pg, on a throwaway
-// PostgreSQL cluster (tests/helpers/postgres-setup.ts).
+// The API and community end-to-end tests run twice: on SQLite (the embedded default) and, in the
+// -pg projects, on a throwaway PostgreSQL cluster (tests/helpers/postgres-setup.ts).
 export default defineConfig({
   test: {
     projects: [
@@ -39,6 +39,18 @@ export default defineConfig({
           include: ['tests/e2e/**/*.test.ts'],
           // In order: the browser is found or installed before the servers are built.
           globalSetup: ['tests/helpers/chromium-setup.ts', 'tests/helpers/e2e-setup.ts'],
+          ...e2e,
+        },
+      },
+      {
+        test: {
+          name: 'e2e-pg',
+          include: ['tests/e2e/community.test.ts', 'tests/e2e/moderation.test.ts'],
+          globalSetup: [
+            'tests/helpers/chromium-setup.ts',
+            'tests/helpers/postgres-setup.ts',
+            'tests/helpers/e2e-setup.ts',
+          ],
           ...e2e,
         },
       },
