@@ -12,6 +12,7 @@ import { purgeExpiredEvidence } from '../api/db/queries/moderation.ts';
 import { ESCALATION } from '../api/db/queries/reports.ts';
 import { createDeliveryWorker, createWebhookSender } from '../api/lib/deliveries.ts';
 import { createRateLimiters } from '../api/middleware/rate-limit.ts';
+import { READ_CACHE_MS } from '../api/middleware/read-cache.ts';
 import { startServer } from '../api/server.ts';
 import { buildSite, needsBuild } from './lib/build.ts';
 import { loadEnv } from './lib/env.ts';
@@ -70,8 +71,8 @@ const server = await startServer({
       siteUrl: env.PUBLIC_SITE_URL,
     },
     deliveries,
-    // Anonymous reads are reused for a second; any write through the API clears them.
-    readCacheMs: 1_000,
+    // Anonymous reads are reused for a second; a write through this instance clears what it changed.
+    readCacheMs: READ_CACHE_MS,
   },
   csp: {
     firebase: isDemoApiKey(env.PUBLIC_FIREBASE_API_KEY)
