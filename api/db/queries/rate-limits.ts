@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { DB } from '../database.ts';
 import { withoutDiskSync } from '../dialect.ts';
 
@@ -12,38 +13,26 @@ export interface Window {
   start: number;
 }
 
-/** Counts one attempt in the key's window, or starts a new window when the last one is over. */
+/**
+ * Counts one attempt in the key's window, or starts a new window when the last one is over. One
+ * statement that both databases read alike; written out rather than built, because it runs on
+ * every limited request and building it cost as much again as running it (about 25 µs on SQLite).
+ */
 export async function countAttempt(
   db: DB,
   attempt: { scope: string; key: string; now: number; windowMs: number },
 ): Promise<Window> {
-  const over = attempt.now - attempt.windowMs;
-  const row = await withoutDiskSync(db, (d) =>
-    d
-      .insertInto('rate_limits')
-      .values({ scope: attempt.scope, key: attempt.key, window_start: attempt.now, hits: 1 })
-      .onConflict((oc) =>
-        oc.columns(['scope', 'key']).doUpdateSet((eb) => {
-          const ended = eb('rate_limits.window_start', '<=', over);
-          return {
-            hits: eb
-              .case()
-              .when(ended)
-              .then(1)
-              .else(eb('rate_limits.hits', '+', 1))
-              .end(),
-            window_start: eb
-              .case()
-              .when(ended)
-              .then(attempt.now)
-              .else(eb.ref('rate_limits.window_start'))
-              .end(),
-          };
-        }),
-      )
-      .returning(['hits', 'window_start'])
-      .executeTakeFirstOrThrow(),
+  const { scope, key, now } = attempt;
+  const ended = sql`rate_limits.window_start <= ${now - attempt.windowMs}`;
+  const { rows } = await withoutDiskSync(db, (d) =>
+    sql<{ hits: number; window_start: number }>`
+      insert into rate_limits (scope, key, window_start, hits) values (${scope}, ${key}, ${now}, 1)
+      on conflict (scope, key) do update set
+        hits = case when ${ended} then 1 else rate_limits.hits + 1 end,
+        window_start = case when ${ended} then ${now} else rate_limits.window_start end
+      returning hits, window_start`.execute(d),
   );
+  const row = rows[0]!;
   return { hits: row.hits, start: row.window_start };
 }
 
