@@ -1,5 +1,17 @@
 import { defineConfig } from 'vitest/config';
 
+const API_TESTS = ['tests/api/**/*.test.ts'];
+const api = { environment: 'node', testTimeout: 30_000, hookTimeout: 120_000 };
+const e2e = {
+  environment: 'node',
+  testTimeout: 60_000,
+  hookTimeout: 300_000,
+  // One browser at a time on a 2-core machine keeps timings steady.
+  fileParallelism: false,
+};
+
+// The API and community end-to-end tests run twice: on SQLite (the embedded default) and, in the
+// -pg projects, on a throwaway PostgreSQL cluster (tests/helpers/postgres-setup.ts).
 export default defineConfig({
   test: {
     projects: [
@@ -11,26 +23,35 @@ export default defineConfig({
         },
       },
       {
+        test: { name: 'api', include: API_TESTS, globalSetup: ['tests/helpers/api-setup.ts'], ...api },
+      },
+      {
         test: {
-          name: 'api',
-          include: ['tests/api/**/*.test.ts'],
-          environment: 'node',
-          globalSetup: ['tests/helpers/api-setup.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 120_000,
+          name: 'api-pg',
+          include: API_TESTS,
+          globalSetup: ['tests/helpers/postgres-setup.ts', 'tests/helpers/api-setup.ts'],
+          ...api,
         },
       },
       {
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
-          environment: 'node',
           // In order: the browser is found or installed before the servers are built.
           globalSetup: ['tests/helpers/chromium-setup.ts', 'tests/helpers/e2e-setup.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 300_000,
-          // One browser at a time on a 2-core machine keeps timings steady.
-          fileParallelism: false,
+          ...e2e,
+        },
+      },
+      {
+        test: {
+          name: 'e2e-pg',
+          include: ['tests/e2e/community.test.ts', 'tests/e2e/moderation.test.ts'],
+          globalSetup: [
+            'tests/helpers/chromium-setup.ts',
+            'tests/helpers/postgres-setup.ts',
+            'tests/helpers/e2e-setup.ts',
+          ],
+          ...e2e,
         },
       },
     ],

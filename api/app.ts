@@ -7,7 +7,7 @@ import { COMMENTS_PER_MINUTE, MAX_BODY_BYTES, REPORTS_PER_MINUTE, WRITES_PER_MIN
 import { RuleError } from './lib/errors.ts';
 import { liveReleaseSource } from './lib/live-release.ts';
 import { createViewBuffer } from './lib/view-buffer.ts';
-import { createMemoryRateLimiter } from './middleware/rate-limit.ts';
+import { createRateLimiters } from './middleware/rate-limit.ts';
 import { readCache } from './middleware/read-cache.ts';
 import { accountRoutes } from './routes/account.ts';
 import { adminRoutes } from './routes/admin.ts';
@@ -35,9 +35,11 @@ export function createApp(input: Partial<AppDeps> & Pick<AppDeps, 'db'>) {
   const deps: AppDeps = {
     now: () => new Date(),
     verifyToken: notConfigured,
-    commentLimiter: createMemoryRateLimiter({ limit: COMMENTS_PER_MINUTE, windowMs: 60_000 }),
-    writeLimiter: createMemoryRateLimiter({ limit: WRITES_PER_MINUTE, windowMs: 60_000 }),
-    reportLimiter: createMemoryRateLimiter({ limit: REPORTS_PER_MINUTE, windowMs: 60_000 }),
+    ...createRateLimiters(input.db, {
+      comments: COMMENTS_PER_MINUTE,
+      writes: WRITES_PER_MINUTE,
+      reports: REPORTS_PER_MINUTE,
+    }),
     // The product's defaults; the server takes them from the environment (api/env.ts).
     safety: { holdFirstComment: true, escalationUrl: null, siteUrl: 'http://127.0.0.1:4321' },
     mail: {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isPostgresUrl } from './db/dialect.ts';
 
 // Every variable the product reads, validated once at start-up. A bad value stops start-up
 // with a message that names the variable (see .env.example for working local values).
@@ -7,6 +8,11 @@ const envSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(4321),
   DATABASE_PATH: z.string().min(1).default('./data/nestling.db'),
+  /** A PostgreSQL server (postgres://user:password@host:port/database); when set, DATABASE_PATH is not used. */
+  DATABASE_URL: z
+    .string()
+    .refine(isPostgresUrl, { error: 'must be a postgres:// or postgresql:// URL' })
+    .optional(),
   /** The editors' content folder (posts, items, categories). */
   CONTENT_DIR: z.string().min(1).default('./content'),
   /** Where the built site lives; tests point it at a temporary folder. */

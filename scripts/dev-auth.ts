@@ -12,7 +12,9 @@ import { loadEnv } from './lib/env.ts';
 const env = loadEnv();
 const emulatorHost = '127.0.0.1:9099';
 const projectId = 'demo-nestling';
+// A SQLite file of its own beside the usual one; on PostgreSQL, the database DATABASE_URL names.
 const databasePath = env.DATABASE_PATH.replace(/\.db$/, '') + '-auth.db';
+const database = env.DATABASE_URL ?? databasePath;
 
 /** Fixed demo accounts: report as the parent, moderate as the moderator (README, "Try moderation"). */
 const DEMO_ACCOUNTS = [
@@ -56,7 +58,7 @@ console.log(`Auth emulator ready at http://${emulatorHost}`);
 
 // The accounts, and their profiles with their roles (a profile is otherwise made at the first
 // sign-in, as a plain parent), so the moderator can open /moderation the first time.
-const db = openDatabase(databasePath);
+const db = openDatabase(database);
 try {
   await migrateToLatest(db);
   for (const account of DEMO_ACCOUNTS) {

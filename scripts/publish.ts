@@ -2,13 +2,14 @@
 // built into its own folder, then pages and API switch to it together (a running server follows
 // within a second). npm run publish -- --rollback goes back to the previous release.
 import os from 'node:os';
+import { databaseLocation } from '../api/db/database.ts';
 import { prepareDatabase } from '../api/db/prepare.ts';
 import { RuleError } from '../api/lib/errors.ts';
 import { loadEnv } from './lib/env.ts';
 import { publisherFromEnv } from './lib/publisher.ts';
 
 const env = loadEnv();
-const { db } = await prepareDatabase(env.DATABASE_PATH, env.CONTENT_DIR);
+const { db } = await prepareDatabase(databaseLocation(env), env.CONTENT_DIR);
 const publisher = publisherFromEnv(db, env);
 
 async function publish(): Promise<boolean> {

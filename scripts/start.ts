@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { createAccounts, createVerifier } from '../api/auth/create-verifier.ts';
 import { isDemoApiKey } from '../api/contract.ts';
+import { databaseLocation, describeDatabase } from '../api/db/database.ts';
 import { prepareDatabase } from '../api/db/prepare.ts';
 import { retarget } from '../api/db/queries/deliveries.ts';
 import { purgeExpiredEvidence } from '../api/db/queries/moderation.ts';
@@ -10,7 +11,8 @@ import { liveRelease } from '../api/db/queries/releases.ts';
 import { ESCALATION } from '../api/db/queries/reports.ts';
 import { createDeliveryWorker, createWebhookSender } from '../api/lib/deliveries.ts';
 import { createEmailSender, EMAIL_KIND } from '../api/lib/mail.ts';
-import { createMemoryRateLimiter } from '../api/middleware/rate-limit.ts';
+import { createRateLimiters } from '../api/middleware/rate-limit.ts';
+import { READ_CACHE_MS } from '../api/middleware/read-cache.ts';
 import { startServer } from '../api/server.ts';
 import { needsBuild } from './lib/build.ts';
 import { loadEnv } from './lib/env.ts';
@@ -19,8 +21,9 @@ import { publisherFromEnv } from './lib/publisher.ts';
 const env = loadEnv();
 const siteDir = path.resolve(env.SITE_DIR);
 
-console.log(`Preparing the database at ${env.DATABASE_PATH} …`);
-const { db, seeded } = await prepareDatabase(env.DATABASE_PATH, env.CONTENT_DIR);
+const location = databaseLocation(env);
+console.log(`Preparing the database: ${describeDatabase(location)} …`);
+const { db, seeded } = await prepareDatabase(location, env.CONTENT_DIR);
 if (seeded) console.log('Seeded a new database from content/.');
 
 const publisher = publisherFromEnv(db, env);
@@ -60,9 +63,11 @@ const server = await startServer({
     verifyToken: createVerifier(env),
     accounts: createAccounts(env),
     publisher,
-    commentLimiter: createMemoryRateLimiter({ limit: env.RATE_LIMIT_COMMENTS_PER_MINUTE, windowMs: 60_000 }),
-    writeLimiter: createMemoryRateLimiter({ limit: env.RATE_LIMIT_WRITES_PER_MINUTE, windowMs: 60_000 }),
-    reportLimiter: createMemoryRateLimiter({ limit: env.RATE_LIMIT_REPORTS_PER_MINUTE, windowMs: 60_000 }),
+    ...createRateLimiters(db, {
+      comments: env.RATE_LIMIT_COMMENTS_PER_MINUTE,
+      writes: env.RATE_LIMIT_WRITES_PER_MINUTE,
+      reports: env.RATE_LIMIT_REPORTS_PER_MINUTE,
+    }),
     safety: {
       holdFirstComment: env.MODERATION_HOLD_FIRST,
       escalationUrl: env.SAFETY_ESCALATION_URL ?? null,
@@ -75,8 +80,8 @@ const server = await startServer({
       privacyEmail: env.PUBLIC_PRIVACY_EMAIL,
       transport: env.SMTP_URL ? 'smtp' : 'outbox',
     },
-    // Anonymous reads are reused for a second; any write through the API clears them.
-    readCacheMs: 1_000,
+    // Anonymous reads are reused for a second; a write through this instance clears what it changed.
+    readCacheMs: READ_CACHE_MS,
   },
   csp: {
     firebase: isDemoApiKey(env.PUBLIC_FIREBASE_API_KEY)

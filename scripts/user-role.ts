@@ -1,7 +1,7 @@
 // npm run user:role -- <email> <admin|moderator|user>
 // Sets the role of the profile with that email (the user must have signed in once).
 import { z } from 'zod';
-import { openDatabase } from '../api/db/database.ts';
+import { databaseLocation, openDatabase } from '../api/db/database.ts';
 import { migrateToLatest } from '../api/db/migrate.ts';
 import { setRoleByEmail } from '../api/db/queries/profiles.ts';
 import { loadEnv } from './lib/env.ts';
@@ -16,7 +16,7 @@ if (!args.success) {
 }
 const [email, role] = args.data;
 const env = loadEnv();
-const db = openDatabase(env.DATABASE_PATH);
+const db = openDatabase(databaseLocation(env));
 try {
   await migrateToLatest(db);
   const changed = await setRoleByEmail(db, email, role, new Date());

@@ -1,17 +1,55 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, type SqliteDatabase, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import { isPostgresUrl } from './dialect.ts';
 import type { Database } from './schema.ts';
 
 export type DB = Kysely<Database>;
+
+/**
+ * Opens the database at `location`: a PostgreSQL server for a `postgres://` URL (DATABASE_URL),
+ * else the SQLite file at that path (DATABASE_PATH, the embedded default).
+ */
+export function openDatabase(location: string): DB {
+  return isPostgresUrl(location) ? openPostgres(location) : openSqlite(location);
+}
+
+/** Where the environment puts the database: DATABASE_URL when set, else DATABASE_PATH. */
+export function databaseLocation(env: { DATABASE_URL?: string | undefined; DATABASE_PATH: string }): string {
+  return env.DATABASE_URL ?? env.DATABASE_PATH;
+}
+
+/** The location for messages: a URL without its password. */
+export function describeDatabase(location: string): string {
+  if (!isPostgresUrl(location)) return location;
+  const url = new URL(location);
+  if (url.password) url.password = '***';
+  return `PostgreSQL at ${url.href}`;
+}
+
+/**
+ * A pool of connections to PostgreSQL. Counts (`count(*)`, bigint columns) arrive as int8, which
+ * pg hands over as strings to be safe beyond 2^53; ours never come near it, and the wire contract
+ * has numbers, so they are parsed as numbers.
+ */
+function openPostgres(url: string): DB {
+  const types = new pg.TypeOverrides();
+  types.setTypeParser(pg.types.builtins.INT8, Number);
+  const pool = new pg.Pool({ connectionString: url, types });
+  // An idle connection that the server drops (a restart) must not crash the process; the pool
+  // replaces it on the next query.
+  pool.on('error', (error) => console.error('PostgreSQL connection lost:', error.message));
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}
 
 /**
  * Opens the SQLite file with the pragmas the product relies on: WAL so readers never block the
  * writer, foreign keys enforced, a generous busy timeout for concurrent writers, and
  * synchronous=FULL so an acknowledged like or comment survives a crash.
  */
-export function openDatabase(file: string): DB {
+function openSqlite(file: string): DB {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');

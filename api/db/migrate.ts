@@ -5,6 +5,8 @@ import * as threadPages from './migrations/2026-11-23-001-thread-pages.ts';
 import * as trustAndSafety from './migrations/2026-11-24-001-trust-and-safety.ts';
 import * as accountsAndMail from './migrations/2026-11-25-001-accounts-and-mail.ts';
 import * as releases from './migrations/2026-11-25-001-releases.ts';
+import * as topLevelThreadIndex from './migrations/2026-11-25-001-top-level-thread-index.ts';
+import * as rateLimits from './migrations/2026-11-25-002-rate-limits.ts';
 
 // Migrations are listed here rather than read from disk so the same code runs under tsx,
 // Vitest and Astro's bundled build.
@@ -14,6 +16,8 @@ const migrations: Record<string, Migration> = {
   '2026-11-24-001-trust-and-safety': trustAndSafety,
   '2026-11-25-001-accounts-and-mail': accountsAndMail,
   '2026-11-25-001-releases': releases,
+  '2026-11-25-001-top-level-thread-index': topLevelThreadIndex,
+  '2026-11-25-002-rate-limits': rateLimits,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -8,7 +8,10 @@ import type {
   ResolveAction,
 } from '../contract.ts';
 
-/** The one description of the SQLite schema; migrations in ./migrations must agree with it. */
+/**
+ * The one description of the schema, on SQLite and PostgreSQL alike; migrations in ./migrations
+ * must agree with it.
+ */
 export interface Database {
   items: ItemsTable;
   blog_categories: BlogCategoriesTable;
@@ -31,6 +34,7 @@ export interface Database {
   release_post_categories: ReleasePostCategoriesTable;
   site_state: SiteStateTable;
   publish_lock: PublishLockTable;
+  rate_limits: RateLimitsTable;
 }
 
 export interface ItemsTable {
@@ -225,6 +229,14 @@ export interface PublishLockTable {
   lock_id: number;
   holder: string | null;
   lease_until: string | null;
+}
+
+export interface RateLimitsTable {
+  scope: string;
+  key: string;
+  /** When the current window began, in milliseconds since 1970. */
+  window_start: number;
+  hits: number;
 }
 
 export interface CommentLikesTable {

@@ -1,5 +1,7 @@
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
+import type { DB } from '../db/database.ts';
+import { countAttempt, forgetEndedWindows, refundAttempt } from '../db/queries/rate-limits.ts';
 import type { AppDeps, AppEnv, UserEnv } from '../types.ts';
 import { clientAddress } from './client-address.ts';
 
@@ -17,37 +19,47 @@ export interface RateLimiter {
   refund: (key: string) => Promise<void>;
 }
 
-/** A fixed-window counter per key, in this process's memory. */
-export function createMemoryRateLimiter(options: {
-  limit: number;
-  windowMs: number;
-  now?: () => number;
-}): RateLimiter {
+/**
+ * A fixed-window counter per key, kept in the database (api/db/queries/rate-limits.ts), so every
+ * server instance on one database counts the same attempts and a restart forgets nothing.
+ * `scope` keeps the app's limiters apart.
+ */
+export function createRateLimiter(
+  db: DB,
+  options: { scope: string; limit: number; windowMs: number; now?: () => number },
+): RateLimiter {
   const now = options.now ?? Date.now;
-  const windows = new Map<string, { start: number; count: number }>();
+  const { scope, limit, windowMs } = options;
+  let forgotAt = -Infinity;
   return {
     async hit(key) {
       const t = now();
-      let window = windows.get(key);
-      if (!window || t - window.start >= options.windowMs) {
-        // Drop stale windows now and then so the map cannot grow without bound.
-        if (windows.size > 10_000) {
-          for (const [k, w] of windows) if (t - w.start >= options.windowMs) windows.delete(k);
-        }
-        window = { start: t, count: 0 };
-        windows.set(key, window);
+      // Ended windows are cleared now and then, so the table cannot grow without bound.
+      if (t - forgotAt >= windowMs) {
+        forgotAt = t;
+        await forgetEndedWindows(db, scope, t - windowMs);
       }
-      window.count += 1;
-      if (window.count <= options.limit) return { allowed: true, retryAfterSeconds: 0 };
+      const window = await countAttempt(db, { scope, key, now: t, windowMs });
+      if (window.hits <= limit) return { allowed: true, retryAfterSeconds: 0 };
       return {
         allowed: false,
-        retryAfterSeconds: Math.max(1, Math.ceil((window.start + options.windowMs - t) / 1000)),
+        retryAfterSeconds: Math.max(1, Math.ceil((window.start + windowMs - t) / 1000)),
       };
     },
-    async refund(key) {
-      const window = windows.get(key);
-      if (window && window.count > 0) window.count -= 1;
-    },
+    refund: (key) => refundAttempt(db, scope, key),
+  };
+}
+
+/** The app's three limiters (AppDeps), each counting per minute. */
+export function createRateLimiters(
+  db: DB,
+  perMinute: { comments: number; writes: number; reports: number },
+): Pick<AppDeps, 'commentLimiter' | 'writeLimiter' | 'reportLimiter'> {
+  const limiter = (scope: string, limit: number) => createRateLimiter(db, { scope, limit, windowMs: 60_000 });
+  return {
+    commentLimiter: limiter('comments', perMinute.comments),
+    writeLimiter: limiter('writes', perMinute.writes),
+    reportLimiter: limiter('reports', perMinute.reports),
   };
 }
 

@@ -3,6 +3,13 @@ import { createMiddleware } from 'hono/factory';
 import { parseAccept } from 'hono/utils/accept';
 import type { AppEnv } from '../types.ts';
 
+/**
+ * How long the server reuses an anonymous answer. With several instances on one PostgreSQL
+ * database it is also how stale an answer can be after another instance's write, since a write
+ * drops only its own instance's answers (docs/architecture.md, "Several instances").
+ */
+export const READ_CACHE_MS = 1_000;
+
 export interface ReadCacheOptions {
   /** How long an answer may be reused. Also bounds how late another process's write (another
    * instance's like or comment) shows up here; a new release is never served from older answers. */

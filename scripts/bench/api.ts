@@ -25,7 +25,7 @@ import {
   stopChild,
   warmUp,
 } from './api-load.ts';
-import { machine, tempDir } from './lib.ts';
+import { machine, SQLITE_ONLY, tempDir } from './lib.ts';
 
 const THREAD_SIZE = 200;
 /** A view beacon as a browser sends it: fetch() POSTs with no body. */
@@ -80,6 +80,7 @@ async function seedThread(db: DB, postId: number): Promise<void> {
           moderator: false,
         },
       },
+      // Generated readers' comments are shown at once, as an approved parent's are.
       { holdFirst: false, mail: null },
       new Date((at += 7 * 60_000)),
     );
@@ -90,6 +91,7 @@ async function seedThread(db: DB, postId: number): Promise<void> {
 const serverEnv = (dbFile: string, emulatorHost: string, extra: NodeJS.ProcessEnv = {}) => ({
   ...process.env,
   PORT: '0',
+  ...SQLITE_ONLY,
   DATABASE_PATH: dbFile,
   // The bench database's own release folders (a SITE_DIR belongs to one database). The first
   // server publishes once; the second finds the build fresh and reuses it.

@@ -12,7 +12,7 @@ import { chromium, type Page, type Request } from 'playwright-core';
 import { CHROMIUM_ARGS } from '../../tests/helpers/browser.ts';
 import { chromiumBinary, findOrInstall } from '../../tests/helpers/system-deps.ts';
 import { generateContent } from './generate-posts.ts';
-import { machine, tempDir } from './lib.ts';
+import { machine, SQLITE_ONLY, tempDir } from './lib.ts';
 
 /** Target: a reader switching category at 1,000 posts downloads under 50 KB. */
 const TARGET_BYTES = 50 * 1024;
@@ -79,6 +79,7 @@ export async function benchBlogSwitch(count = 1000): Promise<void> {
     )[0]!.slug;
     console.log(`\nBuilding the site with ${count.toLocaleString('en')} generated posts …`);
     const started = await startSite({
+      ...SQLITE_ONLY,
       DATABASE_PATH: path.join(dir, 'bench.db'),
       CONTENT_DIR: content,
       SITE_DIR: path.join(dir, 'site'),

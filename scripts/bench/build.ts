@@ -6,7 +6,7 @@ import { openDatabase } from '../../api/db/database.ts';
 import { migrateToLatest } from '../../api/db/migrate.ts';
 import { syncContent } from '../../api/db/sync.ts';
 import { generateContent } from './generate-posts.ts';
-import { machine, mib, runMeasured, tempDir } from './lib.ts';
+import { machine, mib, runMeasured, SQLITE_ONLY, tempDir } from './lib.ts';
 
 const sizes = process.argv.slice(2).map(Number).filter(Boolean);
 console.log(`bench:build on ${machine()}, ${new Date().toISOString()}`);
@@ -25,6 +25,7 @@ for (const count of sizes.length ? sizes : [1000, 5000]) {
 
     const result = await runMeasured(process.execPath, ['--import', 'tsx', 'scripts/publish.ts'], {
       ...process.env,
+      ...SQLITE_ONLY,
       DATABASE_PATH: dbFile,
       CONTENT_DIR: content,
       SITE_DIR: path.join(dir, 'site'),

@@ -67,3 +67,10 @@ export function runMeasured(
     child.once('exit', (code) => resolve({ code, peakBytes: stop(), ms: Date.now() - started }));
   });
 }
+
+/**
+ * The benches measure the embedded SQLite default: a DATABASE_URL in .env or the environment must
+ * not send their servers and builds to a PostgreSQL server (empty counts as unset, and dotenv
+ * leaves a variable that is already set alone).
+ */
+export const SQLITE_ONLY = { DATABASE_URL: '' };

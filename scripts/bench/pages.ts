@@ -11,7 +11,7 @@ import { openDatabase } from '../../api/db/database.ts';
 import { prepareDatabase } from '../../api/db/prepare.ts';
 import { liveRelease } from '../../api/db/queries/releases.ts';
 import { benchBlogSwitch } from './blog-switch.ts';
-import { machine, tempDir } from './lib.ts';
+import { machine, SQLITE_ONLY, tempDir } from './lib.ts';
 import { chromiumBinary, findOrInstall } from '../../tests/helpers/system-deps.ts';
 
 // The same browser the tests use: CHROMIUM_PATH, Debian's or Playwright's, else Debian's package.
@@ -63,7 +63,13 @@ try {
 
   const server = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
     // The bench database's own SITE_DIR: a SITE_DIR's release folders belong to one database.
-    env: { ...process.env, PORT: '0', DATABASE_PATH: dbFile, SITE_DIR: path.join(dir, 'site') },
+    env: {
+      ...process.env,
+      PORT: '0',
+      ...SQLITE_ONLY,
+      DATABASE_PATH: dbFile,
+      SITE_DIR: path.join(dir, 'site'),
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.push(server);

@@ -6,7 +6,7 @@ import { migrateToLatest } from '../../api/db/migrate.ts';
 import { buildSite } from '../lib/build.ts';
 import { createPublisher } from '../lib/publisher.ts';
 import { generateContent } from './generate-posts.ts';
-import { machine, mib, trackPeakMemory, tempDir } from './lib.ts';
+import { machine, mib, SQLITE_ONLY, trackPeakMemory, tempDir } from './lib.ts';
 
 const count = Number(process.argv[2] ?? 1000);
 console.log(`bench:publish on ${machine()}, ${new Date().toISOString()}`);
@@ -18,7 +18,7 @@ try {
   const siteDir = path.join(dir, 'site');
   const db = openDatabase(dbFile);
   await migrateToLatest(db);
-  const buildEnv = { ...process.env, DATABASE_PATH: dbFile };
+  const buildEnv = { ...process.env, ...SQLITE_ONLY, DATABASE_PATH: dbFile };
   let peak = 0;
   // The real build, with the peak memory of the build process tree recorded.
   const measuredBuild = async (site: string, env: NodeJS.ProcessEnv) => {

@@ -34,7 +34,7 @@ export interface PublisherOptions {
   contentDir: string;
   /** SITE_DIR: one build folder per release. */
   siteDir: string;
-  /** Environment for the build child (DATABASE_PATH must point at db's file). */
+  /** Environment for the build child (its DATABASE_URL or DATABASE_PATH must name db's database). */
   buildEnv: NodeJS.ProcessEnv;
   /** A CDN host's build hook, POSTed after each switch of the live release. */
   hookUrl?: string;

@@ -1,10 +1,13 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { backupDatabase } from '../../api/db/backup.ts';
+import { BackupError, backupDatabase } from '../../api/db/backup.ts';
 import { openDatabase } from '../../api/db/database.ts';
-import { createTestDb, tempDir } from '../helpers/test-db.ts';
+import { createTestDb, onPostgres, tempDir } from '../helpers/test-db.ts';
 
+const ROOT = path.resolve(import.meta.dirname, '../..');
 const TABLES = [
   'items',
   'blog_categories',
@@ -16,22 +19,41 @@ const TABLES = [
 ];
 
 describe('db:backup', () => {
-  it('writes a copy that restores every row, even while the source is open and written to', async () => {
-    const { db, file } = await createTestDb();
-    await db.insertInto('post_views').values({ post_id: 1, viewed_at: new Date().toISOString() }).execute();
-    const dest = path.join(tempDir(), 'backup.db');
-    const { pages } = await backupDatabase(file, dest);
-    expect(pages).toBeGreaterThan(0);
+  it.skipIf(onPostgres())(
+    'writes a copy that restores every row, even while the source is open and written to',
+    async () => {
+      const { db, location } = await createTestDb();
+      await db.insertInto('post_views').values({ post_id: 1, viewed_at: new Date().toISOString() }).execute();
+      const dest = path.join(tempDir(), 'backup.db');
+      const { pages } = await backupDatabase(location, dest);
+      expect(pages).toBeGreaterThan(0);
 
-    // Restoring is opening the copy in place of the original.
-    const restored = openDatabase(dest);
-    for (const table of [...TABLES, 'post_views']) {
-      const original = (await sql`select * from ${sql.table(table)} order by 1, 2`.execute(db)).rows;
-      const copy = (await sql`select * from ${sql.table(table)} order by 1, 2`.execute(restored)).rows;
-      expect(copy, table).toEqual(original);
-      if (table !== 'post_views') expect(original.length, table).toBeGreaterThan(0);
-    }
-    await restored.destroy();
+      // Restoring is opening the copy in place of the original.
+      const restored = openDatabase(dest);
+      for (const table of [...TABLES, 'post_views']) {
+        const original = (await sql`select * from ${sql.table(table)} order by 1, 2`.execute(db)).rows;
+        const copy = (await sql`select * from ${sql.table(table)} order by 1, 2`.execute(restored)).rows;
+        expect(copy, table).toEqual(original);
+        if (table !== 'post_views') expect(original.length, table).toBeGreaterThan(0);
+      }
+      await restored.destroy();
+      await db.destroy();
+    },
+  );
+
+  it.runIf(onPostgres())('points to pg_dump on PostgreSQL, and writes nothing', async () => {
+    const { db, location } = await createTestDb({ seed: false });
     await db.destroy();
+    const dest = path.join(tempDir(), 'backup.db');
+    await expect(backupDatabase(location, dest)).rejects.toThrow(BackupError);
+    // The script says so in one line and fails, so a scheduled backup does not pass unnoticed.
+    const script = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/db-backup.ts', dest], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: location },
+      encoding: 'utf8',
+    });
+    expect(script.status).toBe(1);
+    expect(script.stderr).toMatch(/^DATABASE_URL names a PostgreSQL server.*pg_dump --format=custom/);
+    expect(fs.existsSync(dest)).toBe(false);
   });
 });

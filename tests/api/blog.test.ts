@@ -5,7 +5,7 @@ import { openDatabase } from '../../api/db/database.ts';
 import { migrateToLatest } from '../../api/db/migrate.ts';
 import { syncContent } from '../../api/db/sync.ts';
 import { createContentDir } from '../helpers/content-fixture.ts';
-import { CONTENT_DIR, TEST_NOW, createTestApp, releaseNow, tempDir } from '../helpers/test-db.ts';
+import { CONTENT_DIR, TEST_NOW, createTestApp, newDatabaseLocation, releaseNow } from '../helpers/test-db.ts';
 
 const content = loadContent(CONTENT_DIR);
 const live = content.posts.filter((p) => !p.draft);
@@ -162,7 +162,7 @@ describe('publication rules', () => {
         body: '<script>alert(1)</script>\n\n<img src=x onerror=alert(1)>\n\n[x](javascript:alert(1))',
       },
     ]);
-    const db = openDatabase(`${tempDir()}/rules.db`);
+    const db = openDatabase(await newDatabaseLocation());
     await migrateToLatest(db);
     await syncContent(db, loadContent(dir), TEST_NOW);
     await releaseNow(db, TEST_NOW);

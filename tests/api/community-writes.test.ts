@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { createFirebaseVerifier } from '../../api/auth/verifier.ts';
-import { createMemoryRateLimiter } from '../../api/middleware/rate-limit.ts';
+import { createRateLimiter } from '../../api/middleware/rate-limit.ts';
 import { createEmulatorUser, EMULATOR_PROJECT_ID, type EmulatorUser } from '../helpers/auth-emulator.ts';
 import { createTestApp } from '../helpers/test-db.ts';
 
@@ -297,10 +297,15 @@ describe('comment likes', () => {
 describe('comment rate limit', () => {
   it('allows 5 comments a minute per user, then 429 with Retry-After', async () => {
     let now = 0;
-    const limited = await createTestApp({
+    const limited = await createTestApp((db) => ({
       verifyToken: createFirebaseVerifier(EMULATOR_PROJECT_ID),
-      commentLimiter: createMemoryRateLimiter({ limit: 5, windowMs: 60_000, now: () => now }),
-    });
+      commentLimiter: createRateLimiter(db, {
+        scope: 'comments',
+        limit: 5,
+        windowMs: 60_000,
+        now: () => now,
+      }),
+    }));
     const carol = await createEmulatorUser(host);
     const post = (await (await limited.app.request('/api/blog/posts')).json()) as { postId: number }[];
     const path = `/api/blog/posts/${post[0]!.postId}/comments`;

@@ -146,7 +146,7 @@ describe('the deliveries worker', () => {
   });
 
   it('loses nothing across a restart', async () => {
-    const { db, file } = await createTestDb({ seed: false });
+    const { db, location } = await createTestDb({ seed: false });
     const port = await freePort();
     const now = new Date(TEST_NOW);
     await enqueueDelivery(db, { ...ESCALATION, target: `http://127.0.0.1:${port}`, payload: { n: 1 } }, now);
@@ -157,7 +157,7 @@ describe('the deliveries worker', () => {
 
     // The server comes back (a new process: a new connection to the same file) and so does the listener.
     const hook = await listener({ port });
-    const reopened = openDatabase(file);
+    const reopened = openDatabase(location);
     stops.push(() => reopened.destroy());
     const later = new Date(now.getTime() + 60_000);
     const second = worker({ db: reopened, senders: webhook, now: () => later });
@@ -166,14 +166,14 @@ describe('the deliveries worker', () => {
   });
 
   it('never lets two workers send the same row', async () => {
-    const { db, file } = await createTestDb({ seed: false });
+    const { db, location } = await createTestDb({ seed: false });
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const hook = await listener({ hold: () => gate });
     for (let n = 0; n < 6; n++) {
       await enqueueDelivery(db, { ...ESCALATION, target: hook.url, payload: { n } }, TEST_NOW);
     }
-    const other = openDatabase(file);
+    const other = openDatabase(location);
     stops.push(() => other.destroy());
     // One row at a time each, so both are sending while either holds a lease.
     const a = worker({ db, senders: webhook, now: () => TEST_NOW, batch: 1 });

@@ -130,7 +130,7 @@ describe('email through the deliveries queue', () => {
   });
 
   it('loses nothing when the worker is made anew over a reopened database', async () => {
-    const { db, file } = await createTestDb({ seed: false });
+    const { db, location: file } = await createTestDb({ seed: false });
     const port = await freePort();
     let now = new Date(TEST_NOW);
     await enqueueEmail(db, 'test', message('dee@example.com', 'Survives a restart'), now);

@@ -124,7 +124,7 @@ async function reader(server: RunningServer, slug: string) {
 
 /** A fresh database file (migrated, not seeded), a content folder and a SITE_DIR. */
 async function setup(posts: Parameters<typeof createContentDir>[0]) {
-  const { db, file } = await createTestDb({ seed: false });
+  const { db, location: file } = await createTestDb({ seed: false });
   await db.destroy();
   return { file, contentDir: createContentDir(posts), siteDir: path.join(tempDir(), 'site') };
 }

@@ -2,7 +2,7 @@
 // parents from the real Auth emulator.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Comment, CommentPosted, ReportFiled } from '../../api/contract.ts';
-import { createMemoryRateLimiter } from '../../api/middleware/rate-limit.ts';
+import { createRateLimiter } from '../../api/middleware/rate-limit.ts';
 import {
   call,
   createCommunityApp,
@@ -231,11 +231,16 @@ describe('holding on report', () => {
 describe('report rate limit', () => {
   it('allows 5 reports a minute per parent, then 429 with Retry-After', async () => {
     let clock = 0;
-    const limited = await createTestApp({
+    const limited = await createTestApp((db) => ({
       verifyToken: emulatorVerifier(),
-      reportLimiter: createMemoryRateLimiter({ limit: 5, windowMs: 60_000, now: () => clock }),
-      commentLimiter: createMemoryRateLimiter({ limit: 100, windowMs: 60_000 }),
-    });
+      reportLimiter: createRateLimiter(db, {
+        scope: 'reports',
+        limit: 5,
+        windowMs: 60_000,
+        now: () => clock,
+      }),
+      commentLimiter: createRateLimiter(db, { scope: 'comments', limit: 100, windowMs: 60_000 }),
+    }));
     const writer = await newParent(limited.app, limited.db, 'Wren Writer');
     const reporter = await newParent(limited.app, limited.db, 'Rae Reporter');
     const ids: number[] = [];

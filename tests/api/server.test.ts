@@ -4,8 +4,8 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES } from '../../api/contract.ts';
-import { createMemoryRateLimiter } from '../../api/middleware/rate-limit.ts';
 import { liveRelease } from '../../api/db/queries/releases.ts';
+import { createRateLimiter } from '../../api/middleware/rate-limit.ts';
 import { type RunningServer, startServer } from '../../api/server.ts';
 import { RawConnection, requestHead } from '../helpers/raw-http.ts';
 import { createTestDb, tempDir } from '../helpers/test-db.ts';
@@ -302,7 +302,7 @@ describe('per-address limits through the server', () => {
       siteDir: siteRoot,
       host: '127.0.0.1',
       port: 0,
-      deps: { writeLimiter: createMemoryRateLimiter({ limit: 3, windowMs: 60_000 }) },
+      deps: { writeLimiter: createRateLimiter(db, { scope: 'writes', limit: 3, windowMs: 60_000 }) },
     });
     // A view beacon from one loopback address; a fresh connection each time, as separate visits.
     const view = (localAddress: string) =>

@@ -79,7 +79,7 @@ describe('the view beacon', () => {
   });
 
   it('writes pending views before the server closes the database', async () => {
-    const { db, file } = await createTestDb();
+    const { db, location } = await createTestDb();
     const [post] = await db.selectFrom('blog_posts').select('slug').orderBy('post_id').limit(1).execute();
     const before = await stored(db, post!.slug);
     const server = await startServer({
@@ -95,7 +95,7 @@ describe('the view beacon', () => {
       ).toBe(200);
     }
     await server.close();
-    const reopened = openDatabase(file);
+    const reopened = openDatabase(location);
     expect(await stored(reopened, post!.slug)).toEqual({
       viewCount: before.viewCount + 3,
       rows: before.rows + 3,

@@ -318,7 +318,7 @@ describe('publishing', { timeout: 240_000 }, () => {
     await waitForIsland(page, 'AdminPublish');
     await signInWithEmail(page, editor.email, password);
     await page.getByText('Only admins may publish.').waitFor();
-    setRole(editor.email, 'admin', env.DATABASE_PATH!);
+    setRole(editor.email, 'admin', { DATABASE_PATH: env.DATABASE_PATH! });
     await page.reload();
 
     const live = page

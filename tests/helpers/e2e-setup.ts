@@ -1,4 +1,4 @@
-// Vitest globalSetup for the e2e project. It starts, for all browser tests:
+// Vitest globalSetup for the e2e projects. It starts, for all browser tests:
 // - the real Auth emulator;
 // - server "demo": `npm start` with the defaults (demo mode), fresh database and site build;
 // - server "auth": `npm start` configured for Firebase against that emulator, with first comments
@@ -6,14 +6,17 @@
 //   child-safety escalations sent to a port where nothing listens until a test starts a listener
 //   there (an escalation target that is down at first), and mail to SMTP_URL on another such port
 //   (tests/e2e/account.test.ts starts an SMTP server there).
-// Everything is stopped when the run ends.
+// In e2e-pg both servers keep their data in a database of their own in the run's PostgreSQL cluster
+// (tests/helpers/postgres-setup.ts runs first); in e2e, in SQLite files. Everything is stopped when
+// the run ends.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { describeDatabase } from '../../api/db/database.ts';
 import { EMULATOR_PROJECT_ID, startAuthEmulator } from './auth-emulator.ts';
 import { freePort } from './ports.ts';
 import { startServer } from './start-server.ts';
-import { tempDir } from './test-db.ts';
+import { createDatabase, tempDir } from './test-db.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -23,6 +26,8 @@ declare module 'vitest' {
     authBaseURL: string;
     authEmulatorHost: string;
     e2eDataDir: string;
+    /** How the auth server's database is named to a script (DATABASE_URL or DATABASE_PATH). */
+    authDatabaseEnv: Record<string, string>;
     /** Where the auth server sends child-safety escalations (http://127.0.0.1:<port>/escalations). */
     escalationPort: number;
     /** Where the auth server sends mail (SMTP_URL=smtp://127.0.0.1:<port>). */
@@ -32,6 +37,12 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject) {
   const dir = tempDir('nestling-e2e-');
+  const postgresUrl = project.getProvidedContext().postgresUrl;
+  const database = async (name: string): Promise<Record<string, string>> =>
+    postgresUrl
+      ? { DATABASE_URL: await createDatabase(postgresUrl, name) }
+      : { DATABASE_PATH: path.join(dir, `${name}.db`) };
+  const [demoDatabase, authDatabase] = [await database('demo'), await database('auth')];
   const emulator = await startAuthEmulator();
   const escalationPort = await freePort();
   const smtpPort = await freePort();
@@ -45,7 +56,7 @@ export default async function setup(project: TestProject) {
   started.push(
     await settle(
       startServer({
-        DATABASE_PATH: path.join(dir, 'demo.db'),
+        ...demoDatabase,
         SITE_DIR: path.join(dir, 'site-demo'),
       }),
     ),
@@ -53,7 +64,7 @@ export default async function setup(project: TestProject) {
   started.push(
     await settle(
       startServer({
-        DATABASE_PATH: path.join(dir, 'auth.db'),
+        ...authDatabase,
         SITE_DIR: path.join(dir, 'site-auth'),
         PUBLIC_FIREBASE_API_KEY: 'emulator-api-key',
         PUBLIC_FIREBASE_PROJECT_ID: EMULATOR_PROJECT_ID,
@@ -80,10 +91,22 @@ export default async function setup(project: TestProject) {
   const [demo, auth] = started.map(
     (r) => (r as PromiseFulfilledResult<Awaited<ReturnType<typeof startServer>>>).value,
   );
+  // Each server says which database it prepared: the one it was given, not a default.
+  for (const [server, given] of [
+    [demo!, demoDatabase],
+    [auth!, authDatabase],
+  ] as const) {
+    const expected = describeDatabase(given.DATABASE_URL ?? given.DATABASE_PATH ?? '');
+    if (!server.output().includes(`Preparing the database: ${expected} `)) {
+      await stopAll();
+      throw new Error(`A test server did not use ${expected}:\n${server.output()}`);
+    }
+  }
   project.provide('baseURL', demo!.url);
   project.provide('authBaseURL', auth!.url);
   project.provide('authEmulatorHost', emulator.host);
   project.provide('e2eDataDir', dir);
+  project.provide('authDatabaseEnv', authDatabase);
   project.provide('escalationPort', escalationPort);
   project.provide('smtpPort', smtpPort);
   return stopAll;

@@ -6,7 +6,7 @@ import { createFirebaseAccounts } from '../../api/auth/accounts.ts';
 import { createFirebaseVerifier } from '../../api/auth/verifier.ts';
 import type { DB } from '../../api/db/database.ts';
 import { setRoleByEmail } from '../../api/db/queries/profiles.ts';
-import { createMemoryRateLimiter } from '../../api/middleware/rate-limit.ts';
+import { createRateLimiter } from '../../api/middleware/rate-limit.ts';
 import type { AppDeps } from '../../api/types.ts';
 import { createEmulatorUser, EMULATOR_PROJECT_ID } from './auth-emulator.ts';
 import { createTestApp } from './test-db.ts';
@@ -37,14 +37,15 @@ export function emulatorAccounts() {
  * their own), for tests that walk through many comments and reports.
  */
 export function createCommunityApp(deps: Partial<AppDeps> = {}) {
-  const generous = () => createMemoryRateLimiter({ limit: 10_000, windowMs: 60_000 });
-  return createTestApp({
+  const generous = (db: DB, scope: string) =>
+    createRateLimiter(db, { scope, limit: 10_000, windowMs: 60_000 });
+  return createTestApp((db) => ({
     verifyToken: emulatorVerifier(),
     accounts: emulatorAccounts(),
-    commentLimiter: generous(),
-    reportLimiter: generous(),
+    commentLimiter: generous(db, 'comments'),
+    reportLimiter: generous(db, 'reports'),
     ...deps,
-  });
+  }));
 }
 
 /** A new parent (or moderator, or admin) who has signed in once. */

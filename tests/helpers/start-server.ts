@@ -14,12 +14,14 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 /**
  * Runs the real `npm start` entry (scripts/start.ts) as a child process with its own database and
  * site folder, and resolves once it prints its URL. PORT=0 lets the OS pick a free port, so a
- * leftover server from an earlier run can never collide with this one.
+ * leftover server from an earlier run can never collide with this one. The database is the
+ * DATABASE_PATH given unless a DATABASE_URL is: an empty one counts as unset, so a DATABASE_URL in
+ * a developer's .env never reaches a test server.
  */
 export function startServer(env: Record<string, string>, timeoutMs = 240_000): Promise<StartedServer> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
     cwd: ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', NODE_ENV: 'production', ...env },
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', NODE_ENV: 'production', DATABASE_URL: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

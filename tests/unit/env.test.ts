@@ -1,5 +1,6 @@
-// The trust-and-safety variables, validated at start-up like every other (api/env.ts).
+// The environment, validated at start-up (api/env.ts): the database and the trust-and-safety variables.
 import { describe, expect, it } from 'vitest';
+import { databaseLocation } from '../../api/db/database.ts';
 import { EnvError, parseEnv } from '../../api/env.ts';
 
 describe('trust-and-safety environment', () => {
@@ -43,5 +44,20 @@ describe('mail environment', () => {
   it('sends from Nestling unless MAIL_FROM says otherwise', () => {
     expect(parseEnv({}).MAIL_FROM).toBe('Nestling <no-reply@nestling.example>');
     expect(parseEnv({ MAIL_FROM: 'Team <team@example.com>' }).MAIL_FROM).toBe('Team <team@example.com>');
+  });
+});
+
+describe('the database', () => {
+  it('is the SQLite file unless DATABASE_URL names a PostgreSQL server', () => {
+    expect(databaseLocation(parseEnv({}))).toBe('./data/nestling.db');
+    expect(databaseLocation(parseEnv({ DATABASE_PATH: '/srv/n.db', DATABASE_URL: '' }))).toBe('/srv/n.db');
+    const url = 'postgres://nestling:secret@db.internal:5432/nestling';
+    expect(databaseLocation(parseEnv({ DATABASE_PATH: '/srv/n.db', DATABASE_URL: url }))).toBe(url);
+    expect(parseEnv({ DATABASE_URL: 'postgresql://127.0.0.1/nestling' }).DATABASE_URL).toBe(
+      'postgresql://127.0.0.1/nestling',
+    );
+    expect(() => parseEnv({ DATABASE_URL: 'mysql://127.0.0.1/nestling' })).toThrow(
+      /DATABASE_URL: must be a postgres:\/\/ or postgresql:\/\/ URL/,
+    );
   });
 });

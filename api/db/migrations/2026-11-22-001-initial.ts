@@ -1,6 +1,8 @@
 import { type Kysely, sql } from 'kysely';
+import { generatedId } from '../dialect.ts';
 
-// Migrations use Kysely<any> and never import app code: they must keep working as the app changes.
+// Migrations use Kysely<any> and import no app code but ../dialect.ts: they must keep working as the
+// app changes, on SQLite and on PostgreSQL.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
@@ -20,7 +22,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('blog_categories')
-    .addColumn('category_id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('category_id', 'integer', generatedId(db))
     .addColumn('slug', 'text', (c) => c.notNull().unique())
     .addColumn('category_name', 'text', (c) => c.notNull())
     .addColumn('color_hex', 'text')
@@ -28,7 +30,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('blog_posts')
-    .addColumn('post_id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('post_id', 'integer', generatedId(db))
     .addColumn('slug', 'text', (c) => c.notNull().unique())
     .addColumn('title', 'text', (c) => c.notNull())
     .addColumn('excerpt', 'text', (c) => c.notNull().defaultTo(''))
@@ -65,7 +67,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('comments')
-    .addColumn('comment_id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('comment_id', 'integer', generatedId(db))
     .addColumn('post_id', 'integer', (c) => c.notNull().references('blog_posts.post_id').onDelete('cascade'))
     .addColumn('parent_comment_id', 'integer', (c) => c.references('comments.comment_id').onDelete('cascade'))
     .addColumn('author_uid', 'text')
@@ -104,7 +106,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('post_views')
-    .addColumn('view_id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('view_id', 'integer', generatedId(db))
     .addColumn('post_id', 'integer', (c) => c.notNull().references('blog_posts.post_id').onDelete('cascade'))
     .addColumn('viewed_at', 'text', (c) => c.notNull())
     .execute();
@@ -123,7 +125,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('deletion_requests')
-    .addColumn('request_id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('request_id', 'integer', generatedId(db))
     .addColumn('email', 'text', (c) => c.notNull())
     .addColumn('reason', 'text')
     .addColumn('additional_info', 'text')

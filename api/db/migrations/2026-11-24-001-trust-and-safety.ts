@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { generatedId } from '../dialect.ts';
 
 // Trust and safety (docs/product.md, "Trust and safety"): a comment's status and edit time,
 // reports, suspensions, the audit log and the queue of deliveries to the outside world.
@@ -29,7 +30,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('comment_reports')
-    .addColumn('report_id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('report_id', 'integer', generatedId(db))
     .addColumn('comment_id', 'integer', (c) =>
       c.notNull().references('comments.comment_id').onDelete('cascade'),
     )
@@ -66,7 +67,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('suspensions')
-    .addColumn('suspension_id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('suspension_id', 'integer', generatedId(db))
     .addColumn('user_uid', 'text', (c) => c.notNull())
     .addColumn('until', 'text')
     .addColumn('reason', 'text', (c) => c.notNull())
@@ -86,7 +87,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('audit_log')
-    .addColumn('audit_id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('audit_id', 'integer', generatedId(db))
     .addColumn('at', 'text', (c) => c.notNull())
     .addColumn('actor_uid', 'text')
     .addColumn('actor_name', 'text', (c) => c.notNull())
@@ -104,7 +105,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('deliveries')
-    .addColumn('delivery_id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('delivery_id', 'integer', generatedId(db))
     // How it is sent ('webhook'; later 'email') and what for ('safety_escalation').
     .addColumn('kind', 'text', (c) => c.notNull())
     .addColumn('purpose', 'text', (c) => c.notNull())

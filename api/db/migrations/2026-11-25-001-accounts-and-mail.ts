@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { generatedId } from '../dialect.ts';
 
 // Accounts and mail (docs/product.md, "Your account", "Email"): deletion requests get a status
 // and who closed them; parents' reply-email settings (double opt-in) and the threads they follow.
@@ -41,7 +42,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('reply_subscriptions')
-    .addColumn('subscription_id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('subscription_id', 'integer', generatedId(db))
     .addColumn('user_uid', 'text', (c) => c.notNull())
     .addColumn('post_id', 'integer', (c) => c.notNull().references('blog_posts.post_id').onDelete('cascade'))
     // Random, for this thread's unsubscribe links.

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { generatedId } from '../dialect.ts';
 
 // Releases (docs/decisions/010): every publish run is a release with its own snapshot of the posts
 // it publishes; the API answers from the live release's snapshot and the server serves its build
@@ -8,7 +9,7 @@ import { type Kysely, sql } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('releases')
-    .addColumn('release_id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('release_id', 'integer', generatedId(db))
     .addColumn('trigger', 'text', (c) => c.notNull())
     .addColumn('state', 'text', (c) =>
       c

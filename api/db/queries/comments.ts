@@ -13,6 +13,7 @@ import {
 import type { MailSettings } from '../../lib/emails.ts';
 import { RuleError } from '../../lib/errors.ts';
 import type { DB } from '../database.ts';
+import { forUpdate } from '../dialect.ts';
 import type { CommentRow } from '../schema.ts';
 import { recordAudit } from './audit.ts';
 import { queueReplyEmails } from './notifications.ts';
@@ -164,7 +165,10 @@ export async function postCommentCount(db: DB, postId: number): Promise<number> 
 
 /**
  * The one way a comment's status changes. Counts move by the change in visibility, in the
- * caller's transaction: the post's comment_count and, for a reply, its parent's reply_count.
+ * caller's transaction: for a reply, its parent's reply_count, and the post's comment_count. `row`
+ * is as read by findCommentForUpdate (or just inserted) in the same transaction. The parent is
+ * updated before the post, the order in which a new reply locks them, so two such transactions on
+ * PostgreSQL wait for each other rather than deadlock.
  */
 export async function changeStatus(
   trx: DB,
@@ -186,11 +190,6 @@ export async function changeStatus(
     .returningAll()
     .executeTakeFirstOrThrow();
   if (delta !== 0) {
-    await trx
-      .updateTable('blog_posts')
-      .set((eb) => ({ comment_count: eb('comment_count', '+', delta) }))
-      .where('post_id', '=', row.post_id)
-      .execute();
     if (row.parent_comment_id !== null) {
       await trx
         .updateTable('comments')
@@ -198,6 +197,11 @@ export async function changeStatus(
         .where('comment_id', '=', row.parent_comment_id)
         .execute();
     }
+    await trx
+      .updateTable('blog_posts')
+      .set((eb) => ({ comment_count: eb('comment_count', '+', delta) }))
+      .where('post_id', '=', row.post_id)
+      .execute();
   }
   return updated;
 }
@@ -218,8 +222,18 @@ export function evidenceUntil(now: Date): string {
   return new Date(now.getTime() + EVIDENCE_RETENTION_DAYS * 86_400_000).toISOString();
 }
 
-export async function findComment(db: DB, commentId: number): Promise<CommentRow | undefined> {
-  return db.selectFrom('comments').selectAll().where('comment_id', '=', commentId).executeTakeFirst();
+/**
+ * Reads a comment that the transaction is about to change, and locks it until the transaction ends,
+ * so concurrent decisions on one comment (a report, an edit, a moderator) run one after the other
+ * and changeStatus moves the counts from the status the row really had.
+ */
+export async function findCommentForUpdate(trx: DB, commentId: number): Promise<CommentRow | undefined> {
+  return trx
+    .selectFrom('comments')
+    .selectAll()
+    .where('comment_id', '=', commentId)
+    .$call(forUpdate(trx))
+    .executeTakeFirst();
 }
 
 export interface NewComment {
@@ -272,6 +286,8 @@ export async function addComment(
         .selectFrom('comments')
         .select(['post_id', 'parent_comment_id', 'status'])
         .where('comment_id', '=', input.parentCommentId)
+        // Held or removed meanwhile would count a reply under a hidden comment.
+        .$call(forUpdate(trx))
         .executeTakeFirst();
       if (!parent || parent.post_id !== input.postId) {
         throw new RuleError('parentCommentId: no such comment on this post');
@@ -334,7 +350,7 @@ export async function editComment(
   now: Date,
 ): Promise<EditedComment> {
   return db.transaction().execute(async (trx) => {
-    const row = await findComment(trx, input.commentId);
+    const row = await findCommentForUpdate(trx, input.commentId);
     if (!row || row.status === 'deleted') throw new RuleError('Comment not found', 404);
     if (row.author_uid !== input.author.uid) {
       throw new RuleError('You can edit only your own comments.', 403);

@@ -1,8 +1,10 @@
 import type { LikeStatus } from '../../contract.ts';
 import type { DB } from '../database.ts';
+import { forUpdate } from '../dialect.ts';
 
 // Likes are one row per (thing, parent), and the count beside the thing moves by exactly the rows
-// that changed, inside the same transaction: exact under any number of concurrent likers.
+// that changed, inside the same transaction: exact under any number of concurrent likers. The thing
+// is locked first, so one parent's quick double toggles run one after the other on PostgreSQL too.
 
 export async function getPostLikeStatus(db: DB, postId: number, uid: string | null): Promise<LikeStatus> {
   const post = await db
@@ -24,6 +26,12 @@ export async function getPostLikeStatus(db: DB, postId: number, uid: string | nu
 /** Likes or unlikes a post for one parent. */
 export async function togglePostLike(db: DB, postId: number, uid: string, now: Date): Promise<LikeStatus> {
   return db.transaction().execute(async (trx) => {
+    await trx
+      .selectFrom('blog_posts')
+      .select('post_id')
+      .where('post_id', '=', postId)
+      .$call(forUpdate(trx))
+      .execute();
     const removed = await trx
       .deleteFrom('post_likes')
       .where('post_id', '=', postId)
@@ -64,6 +72,7 @@ export async function toggleCommentLike(
       .where('comment_id', '=', commentId)
       // Hidden, removed and deleted comments take no likes.
       .where('status', '=', 'visible')
+      .$call(forUpdate(trx))
       .executeTakeFirst();
     if (!comment) return null;
     const removed = await trx

@@ -14,7 +14,7 @@ import {
   changeStatus,
   deleteOwnComment,
   evidenceUntil,
-  findComment,
+  findCommentForUpdate,
   hasChildSafetyReport,
 } from './comments.ts';
 import { queueReplyEmails } from './notifications.ts';
@@ -144,19 +144,24 @@ export async function resolveReport(
   now: Date,
 ): Promise<Resolution> {
   return db.transaction().execute(async (trx) => {
-    const report = await trx
-      .selectFrom('comment_reports')
-      .selectAll()
-      .where('report_id', '=', input.reportId)
-      .executeTakeFirst();
-    if (!report) throw new RuleError('Report not found', 404);
-    if (report.status !== 'open') {
+    const report = () =>
+      trx
+        .selectFrom('comment_reports')
+        .selectAll()
+        .where('report_id', '=', input.reportId)
+        .executeTakeFirst();
+    const found = await report();
+    if (!found) throw new RuleError('Report not found', 404);
+    // The comment is locked before the report is judged: every change to its reports happens
+    // under that lock, so a second moderator deciding at the same moment finds it resolved.
+    const row = (await findCommentForUpdate(trx, found.comment_id))!;
+    const current = (await report())!;
+    if (current.status !== 'open') {
       throw new RuleError(
-        `This report was already resolved (${report.resolution}) by ${report.resolved_by_name} at ${report.resolved_at}.`,
+        `This report was already resolved (${current.resolution}) by ${current.resolved_by_name} at ${current.resolved_at}.`,
         409,
       );
     }
-    const row = (await findComment(trx, report.comment_id))!;
     let resolved: number[];
     if (input.action === 'remove') {
       resolved = await removeComment(trx, row, { ...input, action: 'comment.remove' }, now);
@@ -194,7 +199,7 @@ export async function deleteComment(
   now: Date,
 ): Promise<{ postId: number }> {
   return db.transaction().execute(async (trx) => {
-    const row = await findComment(trx, input.commentId);
+    const row = await findCommentForUpdate(trx, input.commentId);
     if (!row || row.status === 'deleted') throw new RuleError('Comment not found', 404);
     if (row.author_uid === input.actor.uid) {
       await deleteOwnComment(trx, row, input.actor, now);
@@ -234,7 +239,7 @@ export async function reviewComment(
   now: Date,
 ): Promise<{ comment: ModeratedComment; postId: number; emailsQueued: number }> {
   return db.transaction().execute(async (trx) => {
-    const row = await findComment(trx, input.commentId);
+    const row = await findCommentForUpdate(trx, input.commentId);
     if (!row) throw new RuleError('Comment not found', 404);
     if (row.status !== 'pending') {
       throw new RuleError(`This comment is not waiting for review (it is ${row.status}).`, 409);

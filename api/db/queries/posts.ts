@@ -204,12 +204,17 @@ export async function getPostStats(
   };
 }
 
-/** Writes a batch of views (post id → number of views) in one transaction. */
+/**
+ * Adds a batch of views (post id → number of views) in one transaction. The count grows by the
+ * batch (`view_count + n`), never set from what this process read, so server instances that flush
+ * their own batches into one database add up; posts go in id order, so two flushes that meet wait
+ * for each other rather than deadlock.
+ */
 export async function addViews(db: DB, views: Map<number, number>, now: Date): Promise<void> {
   if (views.size === 0) return;
   const viewedAt = now.toISOString();
   await db.transaction().execute(async (trx) => {
-    for (const [postId, count] of views) {
+    for (const [postId, count] of [...views].sort(([a], [b]) => a - b)) {
       await trx
         .updateTable('blog_posts')
         .set((eb) => ({ view_count: eb('view_count', '+', count) }))

@@ -13,7 +13,7 @@ import { RuleError } from '../../lib/errors.ts';
 import type { DB } from '../database.ts';
 import type { CommentRow, ReportRow } from '../schema.ts';
 import { recordAudit } from './audit.ts';
-import { changeStatus, findComment, postCommentCount, toWire } from './comments.ts';
+import { changeStatus, findCommentForUpdate, postCommentCount, toWire } from './comments.ts';
 import { enqueueDelivery } from './deliveries.ts';
 import { selectModerated, toModerated } from './moderation.ts';
 
@@ -81,7 +81,8 @@ export async function fileReport(
   now: Date,
 ): Promise<FiledReport> {
   return db.transaction().execute(async (trx) => {
-    const comment = await findComment(trx, input.commentId);
+    // Locked: concurrent reports of one comment count each other's reporters exactly once.
+    const comment = await findCommentForUpdate(trx, input.commentId);
     if (!comment) throw new RuleError('Comment not found', 404);
     const viewer = { uid: input.reporterUid, moderator: false };
     const answer = async (report: ReportRow, row: CommentRow, created: boolean, escalated: boolean) => ({

@@ -1,0 +1,24 @@
+// The app a site build renders from: the same Hono app the server runs, over the database the
+// server uses (DATABASE_URL for PostgreSQL when set, else DATABASE_PATH), answering from the
+// release being built. src/lib/server-api.ts calls it through the typed client; src/ never opens
+// the database itself.
+import path from 'node:path';
+import { type AppType, createApp } from './app.ts';
+import { databaseLocation } from './db/database.ts';
+import { prepareDatabase } from './db/prepare.ts';
+import { parseEnv } from './env.ts';
+import { fixedReleaseSource } from './lib/live-release.ts';
+
+/**
+ * The publisher names the release being built (NESTLING_RELEASE_ID): pages render its posts while
+ * the live API still answers from the live one, and both switch together. Without it (`astro dev`)
+ * pages show the live release.
+ */
+export async function createBuildApp(env: NodeJS.ProcessEnv = process.env): Promise<AppType> {
+  const candidate = env.NESTLING_RELEASE_ID;
+  const { db } = await prepareDatabase(
+    databaseLocation(parseEnv(env)),
+    path.resolve(env.CONTENT_DIR || 'content'),
+  );
+  return createApp({ db, ...(candidate ? { release: fixedReleaseSource(db, Number(candidate)) } : {}) });
+}

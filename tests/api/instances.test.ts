@@ -1,0 +1,135 @@
+// Two instances of the real server on one PostgreSQL database: two in-process apps behind two real
+// @hono/node-server listeners, each with its own pool, production read cache and the product's
+// limits. Everything that must hold across instances lives in the database (docs/architecture.md,
+// "Several instances"): the comment limit, likes, suspensions; what one instance caches is at most a
+// second behind the other's writes.
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { LikeStatus, PostStats } from '../../api/contract.ts';
+import { type DB, openDatabase } from '../../api/db/database.ts';
+import { setRoleByEmail } from '../../api/db/queries/profiles.ts';
+import { READ_CACHE_MS } from '../../api/middleware/read-cache.ts';
+import { type RunningServer, startServer } from '../../api/server.ts';
+import { createEmulatorUser, type EmulatorUser } from '../helpers/auth-emulator.ts';
+import { emulatorVerifier } from '../helpers/parents.ts';
+import { createTestDb, onPostgres, tempDir } from '../helpers/test-db.ts';
+
+let servers: RunningServer[] = [];
+let location: string;
+/** A connection of the test's own, as `npm run user:role` would have, beside the two instances. */
+let db: DB;
+let slug: string;
+let postId: number;
+
+async function instance(): Promise<RunningServer> {
+  return startServer({
+    db: openDatabase(location),
+    siteDir: tempDir('nestling-empty-site-'),
+    host: '127.0.0.1',
+    port: 0,
+    deps: {
+      verifyToken: emulatorVerifier(),
+      safety: { holdFirstComment: false, escalationUrl: null, siteUrl: 'http://nestling.test' },
+      readCacheMs: READ_CACHE_MS,
+    },
+  });
+}
+
+function send(server: RunningServer, method: string, path: string, token?: string, body?: unknown) {
+  return fetch(`${server.url}${path}`, {
+    method,
+    headers: {
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+const stats = async (server: RunningServer) =>
+  (await (await send(server, 'GET', `/api/blog/posts/${slug}/stats`)).json()) as PostStats;
+
+const parent = (displayName = 'Parent') => createEmulatorUser(inject('authEmulatorHost'), { displayName });
+
+describe.runIf(onPostgres())('two server instances on one PostgreSQL database', () => {
+  beforeAll(async () => {
+    ({ db, location } = await createTestDb());
+    const post = await db
+      .selectFrom('blog_posts')
+      .select(['post_id', 'slug'])
+      .where('is_published', '=', 1)
+      .orderBy('post_id')
+      .executeTakeFirstOrThrow();
+    [slug, postId] = [post.slug, post.post_id];
+    servers = [await instance(), await instance()];
+  });
+  afterAll(async () => {
+    for (const server of servers) await server.close();
+    await db?.destroy();
+  });
+
+  it("counts a parent's comments against one limit on both", async () => {
+    const [a, b] = servers as [RunningServer, RunningServer];
+    const carol = await parent('Carol');
+    const comment = (server: RunningServer, n: number) =>
+      send(server, 'POST', `/api/blog/posts/${postId}/comments`, carol.idToken, { content: `Note ${n}` });
+    // The product's 5 a minute: three here, two there …
+    for (const [n, server] of [a, b, a, b, a].entries()) expect((await comment(server, n)).status).toBe(201);
+    // … and the sixth is refused by either.
+    for (const server of [a, b]) {
+      const refused = await comment(server, 6);
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('Retry-After'))).toBeGreaterThan(0);
+    }
+  });
+
+  it('shows a like made on one on the other within a second', async () => {
+    const [a, b] = servers as [RunningServer, RunningServer];
+    const before = await stats(b); // now in b's read cache
+    const dana = await parent('Dana');
+    const liked = (await (
+      await send(a, 'POST', `/api/blog/posts/${slug}/like`, dana.idToken)
+    ).json()) as LikeStatus;
+    expect(liked).toEqual({ liked: true, likeCount: before.likeCount + 1 });
+    // a's own answers change at once (its write dropped them); b may answer from its cache for at
+    // most the cache's second.
+    expect((await stats(a)).likeCount).toBe(before.likeCount + 1);
+    await new Promise((resolve) => setTimeout(resolve, READ_CACHE_MS));
+    expect((await stats(b)).likeCount).toBe(before.likeCount + 1);
+  });
+
+  it('counts 50 likes from 50 parents at once, split across both, exactly', async () => {
+    const parents: EmulatorUser[] = await Promise.all(Array.from({ length: 50 }, () => parent()));
+    const { like_count: before } = await db
+      .selectFrom('blog_posts')
+      .select('like_count')
+      .where('post_id', '=', postId)
+      .executeTakeFirstOrThrow();
+    const answers = await Promise.all(
+      parents.map((p, i) => send(servers[i % 2]!, 'POST', `/api/blog/posts/${slug}/like`, p.idToken)),
+    );
+    expect(answers.map((r) => r.status)).toEqual(Array(50).fill(200));
+    const counts = (await Promise.all(answers.map((r) => r.json()))) as LikeStatus[];
+    // Each answer is the count its own transaction left: 50 different numbers, the last the total.
+    expect(new Set(counts.map((c) => c.likeCount)).size).toBe(50);
+    expect(Math.max(...counts.map((c) => c.likeCount))).toBe(before + 50);
+    await new Promise((resolve) => setTimeout(resolve, READ_CACHE_MS));
+    for (const server of servers) expect((await stats(server)).likeCount).toBe(before + 50);
+  });
+
+  it('refuses a suspended parent on the instance that did not suspend them', async () => {
+    const [a, b] = servers as [RunningServer, RunningServer];
+    const moderator = await parent('Mo');
+    const erin = await parent('Erin');
+    for (const user of [moderator, erin])
+      expect((await send(a, 'GET', '/api/profile', user.idToken)).status).toBe(200);
+    await setRoleByEmail(db, moderator.email, 'moderator', new Date());
+    const suspended = await send(a, 'POST', `/api/moderation/users/${erin.uid}/suspend`, moderator.idToken, {
+      days: 1,
+      reason: 'Cooling off',
+    });
+    expect(suspended.status).toBe(201);
+    const refused = await send(b, 'POST', `/api/blog/posts/${slug}/like`, erin.idToken);
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { error: string }).error).toMatch(/suspended .*Cooling off/);
+  });
+});
