@@ -9,6 +9,7 @@ import { removeLikes } from './likes.ts';
 import { enqueueEmail, forgetEmailsTo } from './mail.ts';
 import { forgetNotifications } from './notifications.ts';
 import { deleteProfile, findProfile } from './profiles.ts';
+import { forgetAttemptsOf } from './rate-limits.ts';
 import { anonymizeReports } from './reports.ts';
 import { anonymizeSuspensions } from './suspensions.ts';
 
@@ -190,6 +191,7 @@ export async function eraseAccount(
     await anonymizeSuspensions(trx, erasure.uid, label);
     await anonymizeAudit(trx, erasure.uid, label);
     await forgetEmailsTo(trx, addresses);
+    await forgetAttemptsOf(trx, erasure.uid);
     const actor = erasure.admin ?? { uid: label, name: ERASED_ACCOUNT_NAME };
     const deletionRequestsClosed = await closeDeletionRequests(
       trx,

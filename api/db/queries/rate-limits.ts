@@ -55,3 +55,21 @@ export async function forgetEndedWindows(db: DB, scope: string, before: number):
     d.deleteFrom('rate_limits').where('scope', '=', scope).where('window_start', '<=', before).execute(),
   );
 }
+
+/**
+ * Forgets every window counted for a parent (their keys are the uid, or `<name>:<uid>`), as part
+ * of erasing their account: nothing keyed by them may be left.
+ */
+export async function forgetAttemptsOf(db: DB, uid: string): Promise<void> {
+  const suffix = `:${uid}`;
+  await db
+    .deleteFrom('rate_limits')
+    .where((eb) =>
+      eb.or([
+        eb('key', '=', uid),
+        // Ends with ":<uid>", without LIKE (whose wildcards a uid could contain).
+        eb(sql`substr(key, length(key) - ${suffix.length - 1})`, '=', suffix),
+      ]),
+    )
+    .execute();
+}
