@@ -7,6 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type autocannon from 'autocannon';
+import pg from 'pg';
 import { prepareDatabase } from '../../api/db/prepare.ts';
 import { addComment } from '../../api/db/queries/comments.ts';
 import type { DB } from '../../api/db/database.ts';
@@ -26,6 +27,7 @@ import {
   warmUp,
 } from './api-load.ts';
 import { machine, SQLITE_ONLY, tempDir } from './lib.ts';
+import { startCluster } from '../../tests/helpers/postgres-setup.ts';
 
 const THREAD_SIZE = 200;
 /** A view beacon as a browser sends it: fetch() POSTs with no body. */
@@ -86,6 +88,20 @@ async function seedThread(db: DB, postId: number): Promise<void> {
     );
     if (!isReply) topLevel.push(posted.comment.comment_id);
   }
+}
+
+/** A new database in the bench's cluster, for DATABASE_URL. */
+async function createBenchDatabase(adminUrl: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query('create database nestling_bench');
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = '/nestling_bench';
+  return url.href;
 }
 
 const serverEnv = (dbFile: string, emulatorHost: string, extra: NodeJS.ProcessEnv = {}) => ({
@@ -321,6 +337,93 @@ try {
   const after = (await (await fetch(`${writer.url}/api/blog/posts/${busiest.slug}`)).json()) as {
     commentCount: number;
   };
+
+  // Two instances on one PostgreSQL database (PostgreSQL's durable defaults), beside the one
+  // SQLite instance above, in the same run: the comment page, the reader mix and likes, with the
+  // load split evenly between the instances as a load balancer would.
+  console.log('\nStarting PostgreSQL for the two-instance run …');
+  const cluster = await startCluster({ durable: true });
+  try {
+    const databaseUrl = await createBenchDatabase(cluster.adminUrl);
+    const { db: pgDb } = await prepareDatabase(databaseUrl, 'content');
+    const pgThread = await pgDb
+      .selectFrom('blog_posts')
+      .select('post_id')
+      .where('slug', '=', thread.slug)
+      .executeTakeFirstOrThrow();
+    await seedThread(pgDb, pgThread.post_id);
+    await pgDb.destroy();
+    const pgEnv = (extra: NodeJS.ProcessEnv = {}) =>
+      serverEnv(dbFile, emulator.host, {
+        DATABASE_URL: databaseUrl,
+        SITE_DIR: path.join(dir, 'pg-site'),
+        ...extra,
+      });
+    // The first instance publishes the site for this database; the second finds it live.
+    const pair = async (extra?: NodeJS.ProcessEnv) => {
+      const first = await startNestling(pgEnv(extra));
+      children.push(first.child);
+      const second = await startNestling(pgEnv(extra));
+      children.push(second.child);
+      return [first, second] as const;
+    };
+    /** One figure for both instances: requests add up, latency is the worse of the two. */
+    const both = async (name: string, urls: readonly string[], opts: Omit<autocannon.Options, 'url'>) => {
+      const figures = await Promise.all(
+        urls.map((url) => measure(name, { ...opts, url, connections: CONNECTIONS / urls.length })),
+      );
+      return figures.reduce((sum, f) => ({
+        name,
+        rps: sum.rps + f.rps,
+        p50: Math.max(sum.p50, f.p50),
+        p99: Math.max(sum.p99, f.p99),
+        errors: sum.errors + f.errors,
+        non2xx: sum.non2xx + f.non2xx,
+      }));
+    };
+    const readers = await pair();
+    const pgPage = `/api/blog/posts/${pgThread.post_id}/comments`;
+    const pageUrls = readers.map((r) => `${r.url}${pgPage}`);
+    for (const url of pageUrls) await warmUp({ url, headers: BROWSER_HEADERS });
+    rows.push({
+      ...(await both(
+        `2 instances on PostgreSQL: GET first comment page of a ${THREAD_SIZE}-comment thread`,
+        pageUrls,
+        {
+          headers: BROWSER_HEADERS,
+        },
+      )),
+      ceiling: { name: 'same-payload', rps: ceiling.rps },
+    });
+    const pgMix: autocannon.Options = {
+      ...mixOpts,
+      requests: mixRequests.map((r) => ({
+        ...r,
+        path: r.path?.replace(`/posts/${thread.post_id}/`, `/posts/${pgThread.post_id}/`),
+      })),
+    };
+    const readerUrls = readers.map((r) => r.url);
+    await fromManyAddresses(() => Promise.all(readerUrls.map((url) => warmUp({ ...pgMix, url }))));
+    const pgMixFigure = await fromManyAddresses(() =>
+      both('2 instances on PostgreSQL: reader mix', readerUrls, pgMix),
+    );
+    rows.push({ ...pgMixFigure.result, ceiling: helloCeiling });
+    for (const r of readers) await stopChild(r.child);
+
+    const writers = await pair({
+      RATE_LIMIT_COMMENTS_PER_MINUTE: '1000000',
+      RATE_LIMIT_WRITES_PER_MINUTE: '1000000',
+    });
+    const likeUrls = writers.map((w) => `${w.url}/api/blog/posts/${posts[1]!.slug}/like`);
+    for (const url of likeUrls) await warmUp({ ...likeOpts, url });
+    rows.push({
+      ...(await both('2 instances on PostgreSQL: POST /api/blog/posts/:slug/like', likeUrls, likeOpts)),
+      ceiling: helloCeiling,
+    });
+    for (const w of writers) await stopChild(w.child);
+  } finally {
+    await cluster.stop();
+  }
 
   console.log(
     `\nCeilings: hello-world ${int(helloRps)} req/s (the mean of the runs before and after the reads); ` +

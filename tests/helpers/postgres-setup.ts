@@ -88,7 +88,11 @@ async function removeLeftovers(pgCtl: string, account: string | undefined): Prom
   }
 }
 
-export async function startCluster(): Promise<Cluster> {
+/**
+ * Starts a throwaway cluster. Tests skip fsync (nothing has to survive a crash); `durable` keeps
+ * PostgreSQL's defaults, for benchmarks compared with SQLite's synchronous=FULL.
+ */
+export async function startCluster(how: { durable?: boolean } = {}): Promise<Cluster> {
   let initdb: string, pgCtl: string;
   try {
     initdb = await findOrInstall(postgresqlBinary('initdb'));
@@ -111,7 +115,7 @@ export async function startCluster(): Promise<Cluster> {
     fs.rmSync(dir, { recursive: true, force: true });
   };
   try {
-    // C locale: text sorts by bytes, as in SQLite. No fsync: nothing here has to survive a crash.
+    // C locale: text sorts by bytes, as in SQLite.
     await run(
       initdb,
       ['-D', data, '-U', SUPERUSER, '--auth=trust', '--encoding=UTF8', '--locale=C', '--no-sync'],
@@ -124,9 +128,7 @@ export async function startCluster(): Promise<Cluster> {
       `port=${port}`,
       'listen_addresses=127.0.0.1',
       `unix_socket_directories=${dir}`,
-      'fsync=off',
-      'synchronous_commit=off',
-      'full_page_writes=off',
+      ...(how.durable ? [] : ['fsync=off', 'synchronous_commit=off', 'full_page_writes=off']),
       // Every test database has a pool of its own, and test files run side by side.
       'max_connections=400',
     ];
