@@ -78,10 +78,9 @@ async function removeLeftovers(pgCtl: string, account: string | undefined): Prom
     }
     if (!Number.isInteger(owner) || alive(owner)) continue;
     if (fs.existsSync(path.join(dir, 'data', 'postmaster.pid'))) {
-      await run(pgCtl, ['stop', '-D', path.join(dir, 'data'), '-m', 'immediate', '-w'], {
-        as: account,
-      }).catch(
-        () => undefined, // already stopped
+      // It may have stopped already.
+      await run(pgCtl, ['stop', '-D', path.join(dir, 'data'), '-m', 'immediate'], { as: account }).catch(
+        () => undefined,
       );
     }
     fs.rmSync(dir, { recursive: true, force: true });
@@ -112,13 +111,8 @@ export async function startCluster(): Promise<Cluster> {
   };
   try {
     // C locale: text sorts by bytes, as in SQLite. No fsync: nothing here has to survive a crash.
-    await run(
-      initdb,
-      ['-D', data, '-U', SUPERUSER, '--auth=trust', '--encoding=UTF8', '--locale=C', '--no-sync'],
-      {
-        as: account,
-      },
-    );
+    const initOptions = ['-U', SUPERUSER, '--auth=trust', '--encoding=UTF8', '--locale=C', '--no-sync'];
+    await run(initdb, ['-D', data, ...initOptions], { as: account });
     const port = await freePort();
     const settings = [
       `port=${port}`,
@@ -131,13 +125,8 @@ export async function startCluster(): Promise<Cluster> {
       'max_connections=400',
     ];
     const options = settings.map((s) => `-c ${s}`).join(' ');
-    await run(
-      pgCtl,
-      ['start', '-D', data, '-l', path.join(dir, 'server.log'), '-w', '-t', '60', '-o', options],
-      {
-        as: account,
-      },
-    );
+    const log = path.join(dir, 'server.log');
+    await run(pgCtl, ['start', '-D', data, '-l', log, '-w', '-t', '60', '-o', options], { as: account });
     return { adminUrl: `postgres://${SUPERUSER}@127.0.0.1:${port}/postgres`, stop };
   } catch (error) {
     await stop();
