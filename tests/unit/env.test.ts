@@ -1,6 +1,6 @@
 // The environment, validated at start-up (api/env.ts): the database and the trust-and-safety variables.
 import { describe, expect, it } from 'vitest';
-import { databaseLocation } from '../../api/db/database.ts';
+import { databaseLocation, describeDatabase } from '../../api/db/database.ts';
 import { EnvError, parseEnv } from '../../api/env.ts';
 
 describe('trust-and-safety environment', () => {
@@ -59,5 +59,15 @@ describe('the database', () => {
     expect(() => parseEnv({ DATABASE_URL: 'mysql://127.0.0.1/nestling' })).toThrow(
       /DATABASE_URL: must be a postgres:\/\/ or postgresql:\/\/ URL/,
     );
+  });
+
+  it('is named in messages without its password', () => {
+    expect(describeDatabase('postgres://nestling:s3cret@db.internal:5432/nestling')).toBe(
+      'PostgreSQL at postgres://nestling:***@db.internal:5432/nestling',
+    );
+    expect(describeDatabase('postgres://127.0.0.1/nestling')).toBe(
+      'PostgreSQL at postgres://127.0.0.1/nestling',
+    );
+    expect(describeDatabase('./data/nestling.db')).toBe('./data/nestling.db');
   });
 });
