@@ -1,14 +1,16 @@
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { AccountsUnavailableError, NO_ACCOUNTS } from './auth/accounts.ts';
 import { InvalidTokenError } from './auth/verifier.ts';
-import { COMMENTS_PER_MINUTE, MAX_BODY_BYTES, REPORTS_PER_MINUTE, WRITES_PER_MINUTE } from './contract.ts';
+import { MAX_BODY_BYTES } from './contract.ts';
 import { RuleError } from './lib/errors.ts';
 import { liveReleaseSource } from './lib/live-release.ts';
 import { createViewBuffer } from './lib/view-buffer.ts';
 import { createRateLimiters } from './middleware/rate-limit.ts';
+import { closeIfBodyPending } from './middleware/connection.ts';
 import { readCache } from './middleware/read-cache.ts';
+import { apiSecurityHeaders } from './middleware/security-headers.ts';
 import { accountRoutes } from './routes/account.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { commentRoutes } from './routes/comments.ts';
@@ -26,6 +28,27 @@ export type { AppDeps } from './types.ts';
 /** The one write that takes a form body rather than JSON (api/routes/notifications.ts). */
 const ONE_CLICK_PATH = '/api/notifications/one-click';
 
+const limitBody = bodyLimit({
+  maxSize: MAX_BODY_BYTES,
+  onError: (c) => c.json({ error: `Request body too large: at most ${MAX_BODY_BYTES} bytes` }, 413),
+});
+
+/**
+ * Whether a request comes without a body: GET and HEAD, and an HTTP message that declares none
+ * (`Content-Length: 0` as a view beacon sends, or neither a length nor chunks). The headers answer
+ * because asking the request itself (`c.req.raw.body`, as bodyLimit does) makes @hono/node-server
+ * build a full Request with a body stream, which was most of the cost of a view. In-process
+ * requests (app.request) declare no length, so they are asked.
+ */
+function hasNoBody(c: Context<AppEnv>): boolean {
+  const method = c.req.method;
+  if (method === 'GET' || method === 'HEAD') return true;
+  const length = c.req.header('Content-Length');
+  const served = c.env?.incoming !== undefined;
+  if (length === undefined && !served) return c.req.raw.body === null;
+  return (length === undefined || length === '0') && c.req.header('Transfer-Encoding') === undefined;
+}
+
 const notConfigured = async (): Promise<never> => {
   throw new InvalidTokenError('sign-in is not configured for this app');
 };
@@ -35,11 +58,7 @@ export function createApp(input: Partial<AppDeps> & Pick<AppDeps, 'db'>) {
   const deps: AppDeps = {
     now: () => new Date(),
     verifyToken: notConfigured,
-    ...createRateLimiters(input.db, {
-      comments: COMMENTS_PER_MINUTE,
-      writes: WRITES_PER_MINUTE,
-      reports: REPORTS_PER_MINUTE,
-    }),
+    ...createRateLimiters(input.db),
     // The product's defaults; the server takes them from the environment (api/env.ts).
     safety: { holdFirstComment: true, escalationUrl: null, siteUrl: 'http://127.0.0.1:4321' },
     mail: {
@@ -57,30 +76,29 @@ export function createApp(input: Partial<AppDeps> & Pick<AppDeps, 'db'>) {
 
   const app = new Hono<AppEnv>()
     .basePath('/api')
+    // First, so every answer has them, errors included; answers are made with them, so answers
+    // the read cache keeps have them too.
+    .use(apiSecurityHeaders)
+    .use(closeIfBodyPending)
     .use(async (c, next) => {
       c.set('deps', deps);
-      // One release per request: the one the server resolved for it, else the source's current one.
-      const resolved = c.env?.release;
-      c.set('release', resolved !== undefined ? resolved : await deps.release.current());
+      // One release per request; the server's pages come from the same source, so they agree.
+      const release = await deps.release.current();
+      c.set('release', release);
+      // Which release answered (the server's pages say the same).
+      if (release) c.header('X-Nestling-Release', String(release.id));
       await next();
     })
     .use(deps.readCacheMs ? readCache({ ttlMs: deps.readCacheMs }) : (_c, next) => next())
-    .use(
-      bodyLimit({
-        maxSize: MAX_BODY_BYTES,
-        onError: (c) => c.json({ error: `Request body too large: at most ${MAX_BODY_BYTES} bytes` }, 413),
-      }),
-    )
+    .use((c, next) => (hasNoBody(c) ? next() : limitBody(c, next)))
     // Bodies are JSON only: a form post from another site cannot reach a write.
     .use(async (c, next) => {
-      const declared = c.req.header('Content-Length');
-      const hasBody = declared !== undefined ? declared !== '0' : c.req.raw.body !== null;
       const type = c.req.header('Content-Type') ?? '';
       // Mail clients' one-click unsubscribe posts a form (RFC 8058); its token is its authority.
       const form =
         c.req.path === ONE_CLICK_PATH &&
         /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(type);
-      if (hasBody && !form && !/^application\/json\s*(;|$)/i.test(type)) {
+      if (!hasNoBody(c) && !form && !/^application\/json\s*(;|$)/i.test(type)) {
         return c.json({ error: 'Content-Type must be application/json' }, 415);
       }
       await next();

@@ -1,17 +1,16 @@
 import fs from 'node:fs';
-import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { type HttpBindings, serve } from '@hono/node-server';
+import { type Http2Bindings, type HttpBindings, serve } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
-import { type Context, Hono } from 'hono';
+import { Hono } from 'hono';
 import { compress } from 'hono/compress';
-import { createMiddleware } from 'hono/factory';
 import { type AppDeps, createApp } from './app.ts';
 import type { DB } from './db/database.ts';
 import type { ServedRelease } from './db/queries/releases.ts';
 import { liveReleaseSource } from './lib/live-release.ts';
 import { createViewBuffer } from './lib/view-buffer.ts';
+import { createRateLimiters } from './middleware/rate-limit.ts';
 import { BLOG_PAGE_COUNTS_PATH, type BlogPageCounts, blogQueryPath } from '../src/lib/blog-paths.ts';
 import { type CspOptions, securityHeaders } from './middleware/security-headers.ts';
 
@@ -37,71 +36,6 @@ export interface RunningServer {
 function cacheControlFor(file: string): string {
   if (file.includes(`${path.sep}_astro${path.sep}`)) return 'public, max-age=31536000, immutable';
   return 'public, no-cache';
-}
-
-/** How long a connection that is being closed keeps reading what its client still sends. */
-const LINGER_MS = 2_000;
-
-/**
- * Closes the socket in stages once its last answer is written (RFC 9112, section 9.6): our side
- * first, then, after the client has closed too or LINGER_MS, the rest. Dropping it at once with
- * request bytes still arriving makes the kernel answer them with a reset, which can overtake the
- * answer itself, so the client would see a broken connection instead of a 413.
- */
-function lingerOnClose(incoming: IncomingMessage): void {
-  const socket = incoming.socket;
-  let lingering = false;
-  // Node's server calls destroySoon() after an answer that said Connection: close.
-  socket.destroySoon = () => {
-    if (lingering) return;
-    lingering = true;
-    socket.end();
-    // Nobody wants the rest of the body now; a body reader the app started would keep it paused.
-    incoming.removeAllListeners('data');
-    incoming.resume();
-    // Not unref'd: a graceful shutdown waits for this socket, at most LINGER_MS.
-    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
-    socket.once('close', () => clearTimeout(timer));
-  };
-}
-
-/**
- * An answer given before the request body has all arrived (a 413, or a 401 or 415 refused before
- * reading) says Connection: close. Keeping the connection alive would promise the client its next
- * request, but the rest of the body still has to come off the socket first, and
- * @hono/node-server gives that only 500 ms before it drops the socket under whatever the client
- * sent next. A body that has all arrived is discarded from memory, so those connections stay open.
- */
-const closeIfBodyPending = createMiddleware<{ Bindings: Partial<HttpBindings> | undefined }>((c, next) => {
-  // In-process callers (app.request) have no socket; GET and HEAD bring no body to leave unread.
-  const incoming = c.env?.incoming;
-  if (!incoming || c.req.method === 'GET' || c.req.method === 'HEAD') return next();
-  return answerThenCheck(incoming);
-
-  async function answerThenCheck(request: IncomingMessage) {
-    await next();
-    if (request.complete) return;
-    // A body that came with the headers is marked complete only on a later turn of the loop.
-    await new Promise((resolve) => setImmediate(resolve));
-    if (request.complete) return;
-    c.res.headers.set('Connection', 'close');
-    lingerOnClose(request);
-  }
-});
-
-/**
- * @hono/node-server gives every request but GET and HEAD a body stream, even when the HTTP message
- * has none (a view beacon sends Content-Length: 0), and the API's first look at it (is there a
- * body, is it too large) turns the light request into a full one with a stream: most of the cost
- * of a view. A request that has no body is handed on as one.
- */
-function withoutEmptyBody(request: Request, incoming: IncomingMessage | undefined): Request {
-  if (!incoming || request.method === 'GET' || request.method === 'HEAD') return request;
-  const length = incoming.headers['content-length'];
-  if (incoming.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0')) {
-    return request;
-  }
-  return new Request(request.url, { method: request.method, headers: request.headers });
 }
 
 const pageCountsCache = new Map<string, BlogPageCounts | null>();
@@ -135,7 +69,8 @@ type SiteEnv = {
   Variables: { release: ServedRelease | null; site: string | null };
 };
 
-export function createSiteApp({
+/** The site's files and the API on one port. */
+export function createSite({
   db,
   siteDir,
   deps,
@@ -150,18 +85,11 @@ export function createSiteApp({
     const live = await release.current();
     c.set('release', live);
     c.set('site', live ? path.join(siteDir, live.folder) : null);
-    // Which release answered, pages and API alike (set on the Node response, which costs nothing).
+    // Which release's files these are (set on the Node response, which costs nothing).
     if (live) c.env?.outgoing?.setHeader('X-Nestling-Release', String(live.id));
     await next();
   });
-  site.use(closeIfBodyPending);
   site.use(securityHeaders(csp ?? {}));
-  // The node-server environment goes along, so the API sees the client's socket address, and so
-  // does the release this request was resolved to, so the API answers from the one its files show.
-  const toApi = (c: Context<SiteEnv>) =>
-    api.fetch(withoutEmptyBody(c.req.raw, c.env?.incoming), { ...c.env, release: c.var.release });
-  site.all('/api/*', toApi);
-  site.all('/api', toApi);
   site.use(async (c, next) => {
     if (!c.var.site) return c.text('Nestling has not been published yet: run npm run publish.', 503);
     await next();
@@ -217,12 +145,27 @@ export function createSiteApp({
     if (page) return c.html(fs.readFileSync(page, 'utf8'), 404);
     return c.text('404 Page Not Found', 404);
   });
-  return site;
+  /**
+   * API requests go straight to the API app (the site's middleware is for files), with the
+   * node-server environment, so the API sees the client's socket address.
+   */
+  const fetch = (request: Request, env: HttpBindings | Http2Bindings) =>
+    isApiPath(env.incoming.url) ? api.fetch(request, env) : site.fetch(request, env);
+  return { fetch };
+}
+
+/** `/api` and everything under it, as the request line names it. */
+function isApiPath(url: string | undefined): boolean {
+  if (url === undefined || !url.startsWith('/api')) return false;
+  const next = url.charAt(4);
+  return next === '' || next === '/' || next === '?';
 }
 
 export function startServer(options: ServerOptions): Promise<RunningServer> {
+  // What the API writes in batches, so a stop can write what still waits.
   const views = options.deps?.views ?? createViewBuffer(options.db);
-  const site = createSiteApp({ ...options, deps: { ...options.deps, views } });
+  const viewLimiter = options.deps?.viewLimiter ?? createRateLimiters(options.db).viewLimiter;
+  const site = createSite({ ...options, deps: { ...options.deps, views, viewLimiter } });
   return new Promise((resolve, reject) => {
     const server = serve(
       { fetch: site.fetch, hostname: options.host, port: options.port },
@@ -235,9 +178,8 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
           close: () =>
             (closing ??= new Promise<void>((done) => {
               server.close(() => {
-                // Views still waiting are written before the database closes.
-                void views
-                  .flush()
+                // Views (and their counts) still waiting are written before the database closes.
+                void Promise.all([views.flush(), viewLimiter.flush()])
                   .then(() => options.db.destroy())
                   .then(done, done);
               });

@@ -1,3 +1,4 @@
+import type { HttpBindings } from '@hono/node-server';
 import type { AccountDirectory } from './auth/accounts.ts';
 import type { Identity, TokenVerifier } from './auth/verifier.ts';
 import type { PublishRun, RolledBack, UserProfile } from './contract.ts';
@@ -8,7 +9,7 @@ import type { MailSettings } from './lib/emails.ts';
 import type { ReleaseSource } from './lib/live-release.ts';
 import type { ViewBuffer } from './lib/view-buffer.ts';
 import type { Changed } from './middleware/read-cache.ts';
-import type { RateLimiter } from './middleware/rate-limit.ts';
+import type { BufferedRateLimiter, RateLimiter } from './middleware/rate-limit.ts';
 
 /** What the API needs of the publisher; scripts/lib/publisher.ts implements it. */
 export interface PublishService {
@@ -42,6 +43,8 @@ export interface AppDeps {
   writeLimiter: RateLimiter;
   /** Limits reports per parent. */
   reportLimiter: RateLimiter;
+  /** Limits view beacons per address, counted in batches (the server writes them before it stops). */
+  viewLimiter: BufferedRateLimiter;
   /** Trust and safety settings (docs/product.md, "Trust and safety"). */
   safety: SafetySettings;
   /** The deliveries worker, when this process runs one: poked when an escalation or email is queued. */
@@ -59,8 +62,8 @@ export interface AppDeps {
 }
 
 export interface AppEnv {
-  /** The server passes the release it resolved for the request, so files and answers agree. */
-  Bindings: { release?: ServedRelease | null } | undefined;
+  /** Served requests carry the Node request and response; in-process callers have none. */
+  Bindings: Partial<HttpBindings> | undefined;
   Variables: {
     deps: AppDeps;
     /** The release this request is answered from (null before the first publish). */

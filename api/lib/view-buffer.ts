@@ -1,5 +1,7 @@
+import type { PostStats } from '../contract.ts';
 import type { DB } from '../db/database.ts';
-import { addViews } from '../db/queries/posts.ts';
+import { addViews, getPostStats } from '../db/queries/posts.ts';
+import type { ServedRelease } from '../db/queries/releases.ts';
 
 /**
  * Post views, counted in memory and written in one transaction at most once per flush interval,
@@ -14,6 +16,12 @@ export interface ViewBuffer {
   pending: (postId: number) => number;
   /** Writes everything pending now. */
   flush: () => Promise<void>;
+  /**
+   * A live post's stored counts, for a view's answer (which adds the pending views). Read at most
+   * once per flush interval for all the views of that post, and again after each write of views,
+   * so the stored count and the pending views never count a view twice or miss one.
+   */
+  stored: (slug: string, release: ServedRelease | null) => Promise<PostStats | null>;
 }
 
 export function createViewBuffer(
@@ -26,6 +34,9 @@ export function createViewBuffer(
   let writing = new Map<number, number>();
   let timer: ReturnType<typeof setTimeout> | null = null;
   let flushing: Promise<void> | null = null;
+  /** Writes done so far: a stored count read before the latest write is read again. */
+  let written = 0;
+  const stored = new Map<string, { at: number; written: number; stats: Promise<PostStats | null> }>();
 
   async function write(): Promise<void> {
     timer = null;
@@ -34,6 +45,7 @@ export function createViewBuffer(
     waiting = new Map();
     try {
       await addViews(db, writing, now());
+      written++;
     } catch (error) {
       // Kept for the next flush rather than dropped.
       console.error('Writing views failed; they will be retried', error);
@@ -67,5 +79,19 @@ export function createViewBuffer(
     },
     pending: (postId) => (waiting.get(postId) ?? 0) + (writing.get(postId) ?? 0),
     flush,
+    stored(slug, release) {
+      const key = `${release?.id ?? 0} ${slug}`;
+      const at = now().getTime();
+      let entry = stored.get(key);
+      if (!entry || entry.written !== written || at - entry.at >= flushAfterMs) {
+        const stats = getPostStats(db, slug, release);
+        entry = { at, written, stats };
+        if (stored.size >= 1_000) stored.clear();
+        stored.set(key, entry);
+        // A failed read is not kept.
+        stats.catch(() => stored.get(key)?.stats === stats && stored.delete(key));
+      }
+      return entry.stats;
+    },
   };
 }

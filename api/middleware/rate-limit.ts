@@ -1,7 +1,16 @@
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
+import { COMMENTS_PER_MINUTE, REPORTS_PER_MINUTE, WRITES_PER_MINUTE } from '../contract.ts';
 import type { DB } from '../db/database.ts';
-import { countAttempt, forgetEndedWindows, refundAttempt } from '../db/queries/rate-limits.ts';
+import {
+  addAttempts,
+  countAttempt,
+  findWindow,
+  forgetEndedWindows,
+  refundAttempt,
+  type Window,
+} from '../db/queries/rate-limits.ts';
+import { withoutDiskSync } from '../db/dialect.ts';
 import type { AppDeps, AppEnv, UserEnv } from '../types.ts';
 import { clientAddress } from './client-address.ts';
 
@@ -50,16 +59,134 @@ export function createRateLimiter(
   };
 }
 
-/** The app's three limiters (AppDeps), each counting per minute. */
+/** A limiter whose counts are written in batches; the server writes what waits before it stops. */
+export interface BufferedRateLimiter extends RateLimiter {
+  /** Writes the attempts counted since the last write now. */
+  flush: () => Promise<void>;
+}
+
+/**
+ * The same fixed windows and rows as createRateLimiter, for attempts that come too often to write
+ * one by one (the view beacon every post visit sends): attempts are counted in memory and added to
+ * the key's row at most flushAfterMs later, in one transaction for all keys. A key's stored window
+ * is read once per flushAfterMs and the attempts counted here since are added to it, so this
+ * instance never lets a key past its limit; other instances' attempts show within flushAfterMs,
+ * so several instances together can let a key past its limit for that long (docs/product.md,
+ * "Abuse limits"). A hard crash forgets at most flushAfterMs of attempts, as it does views.
+ */
+export function createBufferedRateLimiter(
+  db: DB,
+  options: { scope: string; limit: number; windowMs: number; flushAfterMs?: number; now?: () => number },
+): BufferedRateLimiter {
+  const now = options.now ?? Date.now;
+  const { scope, limit, windowMs } = options;
+  const flushAfterMs = options.flushAfterMs ?? 1_000;
+  /** Each key's window as last stored (read, or answered by the last write), and when. */
+  const stored = new Map<string, Window & { at: number }>();
+  let waiting = new Map<string, number>();
+  let writing = new Map<string, number>();
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let flushing: Promise<void> = Promise.resolve();
+
+  async function storedWindow(key: string, t: number): Promise<Window> {
+    let known = stored.get(key);
+    // Read again once it may be stale, unless this key's attempts are being written right now
+    // (the row may or may not hold them yet).
+    if (!known || (t - known.at >= flushAfterMs && !writing.has(key))) {
+      const row = await findWindow(db, { scope, key, now: t, windowMs });
+      known = { ...(row ?? { hits: 0, start: t }), at: t };
+      stored.set(key, known);
+    }
+    // A window that ended since it was read starts anew (the write does the same).
+    return known.start <= t - windowMs ? { hits: 0, start: t } : known;
+  }
+
+  async function write(): Promise<void> {
+    timer = null;
+    if (waiting.size === 0) return;
+    writing = waiting;
+    waiting = new Map();
+    const t = now();
+    try {
+      await forgetEndedWindows(db, scope, t - windowMs);
+      const written = await withoutDiskSync(db, (d) =>
+        d.transaction().execute(async (trx) => {
+          const windows: [string, Window][] = [];
+          for (const [key, count] of writing) {
+            windows.push([key, await addAttempts(trx, { scope, key, now: t, windowMs, count })]);
+          }
+          return windows;
+        }),
+      );
+      for (const [key, window] of written) stored.set(key, { ...window, at: t });
+      // Keys not seen for a whole window have nothing left to limit.
+      for (const [key, known] of stored) if (known.at <= t - windowMs) stored.delete(key);
+    } catch (error) {
+      console.error('Writing rate-limit counts failed; they will be retried', error);
+      for (const [key, count] of writing) waiting.set(key, (waiting.get(key) ?? 0) + count);
+      schedule();
+    } finally {
+      writing = new Map();
+    }
+  }
+
+  function schedule() {
+    if (timer) return;
+    // A timer only while attempts are waiting, so an idle process holds none.
+    timer = setTimeout(() => void flush(), flushAfterMs);
+    timer.unref?.();
+  }
+
+  function flush(): Promise<void> {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    flushing = flushing.then(write);
+    return flushing;
+  }
+
+  return {
+    async hit(key) {
+      const t = now();
+      const window = await storedWindow(key, t);
+      const count = (waiting.get(key) ?? 0) + 1;
+      waiting.set(key, count);
+      schedule();
+      const hits = window.hits + count + (writing.get(key) ?? 0);
+      if (hits <= limit) return { allowed: true, retryAfterSeconds: 0 };
+      return {
+        allowed: false,
+        retryAfterSeconds: Math.max(1, Math.ceil((window.start + windowMs - t) / 1000)),
+      };
+    },
+    async refund(key) {
+      const count = waiting.get(key) ?? 0;
+      if (count > 1) waiting.set(key, count - 1);
+      else if (count === 1) waiting.delete(key);
+      else await refundAttempt(db, scope, key);
+    },
+    flush,
+  };
+}
+
+/** The product's limits per minute (docs/product.md, "Abuse limits"); the server reads its own. */
+export const DEFAULT_LIMITS = {
+  comments: COMMENTS_PER_MINUTE,
+  writes: WRITES_PER_MINUTE,
+  reports: REPORTS_PER_MINUTE,
+};
+
+/** The app's limiters (AppDeps), each counting per minute. */
 export function createRateLimiters(
   db: DB,
-  perMinute: { comments: number; writes: number; reports: number },
-): Pick<AppDeps, 'commentLimiter' | 'writeLimiter' | 'reportLimiter'> {
+  perMinute: { comments: number; writes: number; reports: number } = DEFAULT_LIMITS,
+): Pick<AppDeps, 'commentLimiter' | 'writeLimiter' | 'reportLimiter' | 'viewLimiter'> {
   const limiter = (scope: string, limit: number) => createRateLimiter(db, { scope, limit, windowMs: 60_000 });
   return {
     commentLimiter: limiter('comments', perMinute.comments),
     writeLimiter: limiter('writes', perMinute.writes),
     reportLimiter: limiter('reports', perMinute.reports),
+    // Views count as writes, in batches of their own.
+    viewLimiter: createBufferedRateLimiter(db, { scope: 'views', limit: perMinute.writes, windowMs: 60_000 }),
   };
 }
 
@@ -111,3 +238,10 @@ export function limitPerAddress(kind: string, message: (seconds: number) => stri
 
 export const tooQuickly = (what: string) => (seconds: number) =>
   `Too many ${what} in a short time. Try again in ${seconds} s.`;
+
+/** Counts view beacons per client address (the buffered limiter: a beacon writes nothing itself). */
+export const limitViews = rateLimit<AppEnv>({
+  limiter: (deps) => deps.viewLimiter,
+  key: (c) => clientAddress(c),
+  message: tooQuickly('views'),
+});

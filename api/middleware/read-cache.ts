@@ -2,6 +2,7 @@ import zlib from 'node:zlib';
 import { createMiddleware } from 'hono/factory';
 import { parseAccept } from 'hono/utils/accept';
 import type { AppEnv } from '../types.ts';
+import { isHttps } from './security-headers.ts';
 
 /**
  * How long the server reuses an anonymous answer. With several instances on one PostgreSQL
@@ -124,8 +125,9 @@ export function readCache(options: ReadCacheOptions) {
       return;
     }
     if (c.req.header('Authorization')) return next();
-    // Answers of one release are never reused for another: a switch shows at once.
-    const key = `${c.var.release?.id ?? 0} ${c.req.url}`;
+    // Answers of one release are never reused for another: a switch shows at once. Answers over
+    // HTTPS carry HSTS (api/middleware/security-headers.ts), so the scheme is part of the key too.
+    const key = `${c.var.release?.id ?? 0} ${isHttps(c) ? 's' : ''} ${c.req.url}`;
     let entry: Entry | null | undefined = entries.get(key);
     if (!entry || now() - entry.at >= options.ttlMs) {
       const other = making.get(key);

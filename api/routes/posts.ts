@@ -9,7 +9,7 @@ import {
   listPublishedPosts,
 } from '../db/queries/posts.ts';
 import { optionalUser, refuseSuspended, requireUser } from '../middleware/auth.ts';
-import { limitPerAddress, limitPerUser, tooQuickly } from '../middleware/rate-limit.ts';
+import { limitPerUser, limitViews, tooQuickly } from '../middleware/rate-limit.ts';
 import { validate } from '../middleware/validate.ts';
 import type { AppEnv } from '../types.ts';
 import { slugParam } from './schemas.ts';
@@ -39,19 +39,14 @@ export const postRoutes = new Hono<AppEnv>()
     if (!stats) return c.json(NOT_FOUND, 404);
     return c.json<PostStats>({ ...stats, viewCount: stats.viewCount + views.pending(stats.postId) });
   })
-  .post(
-    '/posts/:slug/view',
-    validate('param', slugParam),
-    limitPerAddress('view', tooQuickly('views')),
-    async (c) => {
-      const { db, views } = c.var.deps;
-      const stats = await getPostStats(db, c.req.valid('param').slug, c.var.release);
-      if (!stats) return c.json(NOT_FOUND, 404);
-      // Cached answers may show a view count up to the cache's lifetime behind; nothing to drop.
-      c.set('changed', []);
-      return c.json<ViewRecorded>({ viewCount: stats.viewCount + views.record(stats.postId) });
-    },
-  )
+  .post('/posts/:slug/view', validate('param', slugParam), limitViews, async (c) => {
+    const { views } = c.var.deps;
+    const stats = await views.stored(c.req.valid('param').slug, c.var.release);
+    if (!stats) return c.json(NOT_FOUND, 404);
+    // Cached answers may show a view count up to the cache's lifetime behind; nothing to drop.
+    c.set('changed', []);
+    return c.json<ViewRecorded>({ viewCount: stats.viewCount + views.record(stats.postId) });
+  })
   .get('/posts/:slug/like-status', validate('param', slugParam), optionalUser, async (c) => {
     const { db } = c.var.deps;
     const post = await findLivePost(db, { slug: c.req.valid('param').slug }, c.var.release);

@@ -5,7 +5,7 @@ import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES } from '../../api/contract.ts';
 import { liveRelease } from '../../api/db/queries/releases.ts';
-import { createRateLimiter } from '../../api/middleware/rate-limit.ts';
+import { createBufferedRateLimiter } from '../../api/middleware/rate-limit.ts';
 import { type RunningServer, startServer } from '../../api/server.ts';
 import { RawConnection, requestHead } from '../helpers/raw-http.ts';
 import { createTestDb, tempDir } from '../helpers/test-db.ts';
@@ -97,19 +97,23 @@ describe('the server', () => {
   });
 
   it('sends the security headers on pages, API answers, cached answers and errors', async () => {
-    const answers = [
-      await fetch(`${server.url}/`),
+    const pages = [await fetch(`${server.url}/`), await fetch(`${server.url}/no/such/page`)];
+    const api = [
+      await fetch(`${server.url}/api/items`),
+      // The same answer again, from the read cache, and in another encoding.
       await fetch(`${server.url}/api/items`),
       await fetch(`${server.url}/api/items`, { headers: { 'Accept-Encoding': 'br' } }),
-      await fetch(`${server.url}/no/such/page`),
+      await fetch(`${server.url}/api/no-such-endpoint`),
+      await fetch(`${server.url}/api/blog/posts/${post.slug}/like`, { method: 'POST' }),
       await fetch(`${server.url}/api/blog/posts/${post.slug}/view`, {
         method: 'POST',
         headers: { 'Content-Type': 'text/plain' },
         body: 'x',
       }),
     ];
-    expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 404, 415]);
-    for (const res of answers) {
+    expect(pages.map((r) => r.status)).toEqual([200, 404]);
+    expect(api.map((r) => r.status)).toEqual([200, 200, 200, 404, 401, 415]);
+    for (const res of [...pages, ...api]) {
       expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
       expect(res.headers.get('x-frame-options')).toBe('DENY');
@@ -117,9 +121,18 @@ describe('the server', () => {
       expect(res.headers.get('strict-transport-security')).toBeNull();
       await res.arrayBuffer();
     }
+    // Pages allow their own scripts; a JSON answer allows nothing at all.
+    for (const res of pages) expect(res.headers.get('content-security-policy')).toMatch(/script-src 'self'/);
+    for (const res of api) {
+      expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+    }
     const behindTls = await fetch(`${server.url}/api/items`, { headers: { 'X-Forwarded-Proto': 'https' } });
     expect(behindTls.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
     await behindTls.arrayBuffer();
+    // The read cache keeps answers over HTTPS apart: plain HTTP still gets none.
+    const plain = await fetch(`${server.url}/api/items`);
+    expect(plain.headers.get('strict-transport-security')).toBeNull();
+    await plain.arrayBuffer();
   });
 
   it('answers unknown paths with the 404 screen and a 404 status', async () => {
@@ -302,7 +315,7 @@ describe('per-address limits through the server', () => {
       siteDir: siteRoot,
       host: '127.0.0.1',
       port: 0,
-      deps: { writeLimiter: createRateLimiter(db, { scope: 'writes', limit: 3, windowMs: 60_000 }) },
+      deps: { viewLimiter: createBufferedRateLimiter(db, { scope: 'views', limit: 3, windowMs: 60_000 }) },
     });
     // A view beacon from one loopback address; a fresh connection each time, as separate visits.
     const view = (localAddress: string) =>

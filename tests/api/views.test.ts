@@ -1,6 +1,7 @@
 // Post views: counted at once, written in batches, never lost on a graceful stop.
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../api/db/database.ts';
+import { addViews } from '../../api/db/queries/posts.ts';
 import { createViewBuffer } from '../../api/lib/view-buffer.ts';
 import { startServer } from '../../api/server.ts';
 import { createApp } from '../../api/app.ts';
@@ -56,6 +57,41 @@ describe('the view beacon', () => {
     expect(views.pending(post_id)).toBe(0);
   });
 
+  it("answers exact counts across writes, and another server's written views within the interval", async () => {
+    const { db } = await createTestDb();
+    let clock = TEST_NOW.getTime();
+    // Written by hand; the clock moves the stored count's lifetime (one interval) along.
+    const views = createViewBuffer(db, { flushAfterMs: 60_000, now: () => new Date(clock) });
+    const app = createApp({ db, views, now: () => TEST_NOW });
+    const [post] = await db
+      .selectFrom('blog_posts')
+      .select(['slug', 'post_id'])
+      .orderBy('post_id')
+      .limit(1)
+      .execute();
+    const before = await stored(db, post!.slug);
+    const view = async () =>
+      (
+        (await (await app.request(`/api/blog/posts/${post!.slug}/view`, { method: 'POST' })).json()) as {
+          viewCount: number;
+        }
+      ).viewCount;
+
+    const answers = [await view(), await view(), await view()];
+    // A write moves views from waiting to stored: the count goes on without a gap or a repeat.
+    await views.flush();
+    answers.push(await view(), await view());
+    expect(answers).toEqual([1, 2, 3, 4, 5].map((n) => before.viewCount + n));
+    // Another server writes 10 views of its own: this one's answers show them once its stored
+    // count is an interval old (and at once after its own next write).
+    await addViews(db, new Map([[post!.post_id, 10]]), TEST_NOW);
+    expect(await view()).toBe(before.viewCount + 6);
+    clock += 60_000;
+    expect(await view()).toBe(before.viewCount + 17);
+    await views.flush();
+    expect(await stored(db, post!.slug)).toMatchObject({ viewCount: before.viewCount + 17 });
+  });
+
   it('writes by itself after the interval', async () => {
     const { db } = await createTestDb();
     const views = createViewBuffer(db, { flushAfterMs: 20 });
@@ -100,6 +136,14 @@ describe('the view beacon', () => {
       viewCount: before.viewCount + 3,
       rows: before.rows + 3,
     });
+    // The beacons' per-address counts went with them (api/middleware/rate-limit.ts).
+    const counted = await reopened
+      .selectFrom('rate_limits')
+      .select('hits')
+      .where('scope', '=', 'views')
+      .where('key', '=', '127.0.0.1')
+      .executeTakeFirst();
+    expect(counted).toEqual({ hits: 3 });
     await reopened.destroy();
   });
 });

@@ -14,26 +14,49 @@ export interface Window {
 }
 
 /**
- * Counts one attempt in the key's window, or starts a new window when the last one is over. One
- * statement that both databases read alike; written out rather than built, because it runs on
- * every limited request and building it cost as much again as running it (about 25 µs on SQLite).
+ * Counts one attempt in the key's window, or starts a new window when the last one is over.
  */
-export async function countAttempt(
+export function countAttempt(
   db: DB,
   attempt: { scope: string; key: string; now: number; windowMs: number },
 ): Promise<Window> {
-  const { scope, key, now } = attempt;
-  const ended = sql`rate_limits.window_start <= ${now - attempt.windowMs}`;
-  const { rows } = await withoutDiskSync(db, (d) =>
-    sql<{ hits: number; window_start: number }>`
-      insert into rate_limits (scope, key, window_start, hits) values (${scope}, ${key}, ${now}, 1)
-      on conflict (scope, key) do update set
-        hits = case when ${ended} then 1 else rate_limits.hits + 1 end,
-        window_start = case when ${ended} then ${now} else rate_limits.window_start end
-      returning hits, window_start`.execute(d),
-  );
+  return withoutDiskSync(db, (d) => addAttempts(d, { ...attempt, count: 1 }));
+}
+
+/**
+ * Adds `count` attempts to the key's window (starting a new one when the last is over) and answers
+ * the window as stored. One statement that both databases read alike; written out rather than
+ * built, because it runs on every limited request and building it cost as much again as running
+ * it (about 25 µs on SQLite). The caller decides about the disk sync (countAttempt does not wait).
+ */
+export async function addAttempts(
+  db: DB,
+  attempts: { scope: string; key: string; now: number; windowMs: number; count: number },
+): Promise<Window> {
+  const { scope, key, now, count } = attempts;
+  const ended = sql`rate_limits.window_start <= ${now - attempts.windowMs}`;
+  const { rows } = await sql<{ hits: number; window_start: number }>`
+    insert into rate_limits (scope, key, window_start, hits) values (${scope}, ${key}, ${now}, ${count})
+    on conflict (scope, key) do update set
+      hits = case when ${ended} then ${count} else rate_limits.hits + ${count} end,
+      window_start = case when ${ended} then ${now} else rate_limits.window_start end
+    returning hits, window_start`.execute(db);
   const row = rows[0]!;
-  return { hits: row.hits, start: row.window_start };
+  return { hits: Number(row.hits), start: Number(row.window_start) };
+}
+
+/** The key's window as stored, or null when it has none or it is over. */
+export async function findWindow(
+  db: DB,
+  window: { scope: string; key: string; now: number; windowMs: number },
+): Promise<Window | null> {
+  const { rows } = await sql<{ hits: number; window_start: number }>`
+    select hits, window_start from rate_limits where scope = ${window.scope} and key = ${window.key}`.execute(
+    db,
+  );
+  const row = rows[0];
+  if (!row || Number(row.window_start) <= window.now - window.windowMs) return null;
+  return { hits: Number(row.hits), start: Number(row.window_start) };
 }
 
 /** Gives one attempt back (a request refused for another reason). */
