@@ -144,8 +144,12 @@ export function captureAnswer(url: string, headers: Record<string, string>): Pro
  * A bare Hono server that answers every request with one recorded answer from memory: the
  * ceiling for that payload, since it does the same HTTP work with no API behind it.
  */
-export function startSamePayload(answer: Answer, dir: string): Promise<{ url: string; child: ChildProcess }> {
-  const file = path.join(dir, 'answer.json');
+export function startSamePayload(
+  answer: Answer,
+  dir: string,
+  name = 'answer',
+): Promise<{ url: string; child: ChildProcess }> {
+  const file = path.join(dir, `${name}.json`);
   fs.writeFileSync(file, JSON.stringify(answer));
   return startChild(
     [

@@ -210,6 +210,20 @@ try {
   );
   rows.push({ ...page, ceiling: { name: 'same-payload', rps: ceiling.rps }, target: { share: 0.7 } });
 
+  // The largest anonymous answer (every published post with its body, as the spec's list is) also
+  // gets a same-payload ceiling of its own: its bytes alone keep it well below the hello-world.
+  const listAnswer = await captureAnswer(`${base}/api/blog/posts`, BROWSER_HEADERS);
+  const listPayload = await startSamePayload(listAnswer, dir, 'list');
+  children.push(listPayload.child);
+  const listUrl = `${listPayload.url}/api/blog/posts`;
+  await warmUp({ url: listUrl, headers: BROWSER_HEADERS });
+  const listCeiling = await measure(
+    `same-payload Hono: GET /api/blog/posts from memory (${Buffer.from(listAnswer.body, 'base64').length} bytes)`,
+    { url: listUrl, headers: BROWSER_HEADERS },
+    listPayload.child.pid,
+  );
+  await stopChild(listPayload.child);
+
   const reads: Figure[] = [];
   for (const [name, p] of [
     ['GET /api/blog/posts', '/api/blog/posts'],
@@ -262,8 +276,14 @@ try {
   const helloRps = (helloBefore.rps + helloAfter.rps) / 2;
   const helloCeiling = { name: 'hello-world', rps: helloRps };
   // The hello-world ceiling is the mean of a run before and one after the reads.
-  rows.unshift(helloBefore, helloAfter, ceiling);
+  rows.unshift(helloBefore, helloAfter, ceiling, listCeiling);
   for (const read of reads) rows.push({ ...read, ceiling: helloCeiling, target: { share: 0.5 } });
+  const list = reads[0]!;
+  rows.push({
+    ...list,
+    name: `${list.name}, against its own same-payload ceiling`,
+    ceiling: { name: 'same-payload (list)', rps: listCeiling.rps },
+  });
   rows.push({
     ...mix.result,
     name: `${mix.result.name}, views from ${mix.addresses.toLocaleString('en')} addresses`,
