@@ -56,6 +56,43 @@ export async function measure(name: string, opts: autocannon.Options, serverPid?
   };
 }
 
+/** The length of one turn in `inTurns`: half a measurement. */
+const TURN = Math.max(2, DURATION / 2);
+
+/**
+ * A figure and its ceiling measured in turns (ceiling, figure, ceiling, figure, ceiling), each turn
+ * half of BENCH_SECONDS long. This machine's speed drifts by up to 15% between 10-second runs a
+ * minute apart, with nothing else running, so a ceiling measured minutes before or after a figure
+ * misstates its share; in turns, both see the same machine. Requests per second are the mean of
+ * the turns; latency the worst turn's.
+ */
+export async function inTurns(
+  ceiling: (turn: { duration: number }) => Promise<Figure>,
+  figure: (turn: { duration: number }) => Promise<Figure>,
+): Promise<{ figure: Figure; ceiling: Figure }> {
+  const ceilings = [await ceiling({ duration: TURN })];
+  const figures: Figure[] = [];
+  for (let i = 0; i < 2; i++) {
+    figures.push(await figure({ duration: TURN }));
+    ceilings.push(await ceiling({ duration: TURN }));
+  }
+  return { figure: combine(figures), ceiling: combine(ceilings) };
+}
+
+function combine(turns: Figure[]): Figure {
+  const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+  const cpu = turns.map((t) => t.cpuUs).filter((v) => v !== undefined);
+  return {
+    name: turns[0]!.name,
+    rps: mean(turns.map((t) => t.rps)),
+    p50: Math.max(...turns.map((t) => t.p50)),
+    p99: Math.max(...turns.map((t) => t.p99)),
+    errors: turns.reduce((sum, t) => sum + t.errors, 0),
+    non2xx: turns.reduce((sum, t) => sum + t.non2xx, 0),
+    cpuUs: cpu.length === turns.length ? mean(cpu) : undefined,
+  };
+}
+
 /** A short unmeasured run, so the first measurement of a process does not include its JIT warm-up. */
 export async function warmUp(opts: autocannon.Options): Promise<void> {
   await autocannon({ connections: CONNECTIONS, duration: 2, ...opts });
