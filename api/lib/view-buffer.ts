@@ -2,6 +2,7 @@ import type { PostStats } from '../contract.ts';
 import type { DB } from '../db/database.ts';
 import { addViews, getPostStats } from '../db/queries/posts.ts';
 import type { ServedRelease } from '../db/queries/releases.ts';
+import { createCountBatch } from './count-batch.ts';
 
 /**
  * Post views, counted in memory and written in one transaction at most once per flush interval,
@@ -30,55 +31,25 @@ export function createViewBuffer(
 ): ViewBuffer {
   const flushAfterMs = options.flushAfterMs ?? 1_000;
   const now = options.now ?? (() => new Date());
-  let waiting = new Map<number, number>();
-  let writing = new Map<number, number>();
-  let timer: ReturnType<typeof setTimeout> | null = null;
-  let flushing: Promise<void> | null = null;
   /** Writes done so far: a stored count read before the latest write is read again. */
   let written = 0;
   const stored = new Map<string, { at: number; written: number; stats: Promise<PostStats | null> }>();
-
-  async function write(): Promise<void> {
-    timer = null;
-    if (waiting.size === 0) return;
-    writing = waiting;
-    waiting = new Map();
-    try {
-      await addViews(db, writing, now());
+  const views = createCountBatch<number>({
+    flushAfterMs,
+    what: 'views',
+    write: async (counts) => {
+      await addViews(db, counts, now());
       written++;
-    } catch (error) {
-      // Kept for the next flush rather than dropped.
-      console.error('Writing views failed; they will be retried', error);
-      for (const [postId, count] of writing) waiting.set(postId, (waiting.get(postId) ?? 0) + count);
-      schedule();
-    } finally {
-      writing = new Map();
-    }
-  }
-
-  function schedule() {
-    if (timer) return;
-    // A timer only while views are waiting, so an idle process (or a finished test) holds none.
-    timer = setTimeout(() => void flush(), flushAfterMs);
-    timer.unref?.();
-  }
-
-  function flush(): Promise<void> {
-    if (timer) clearTimeout(timer);
-    timer = null;
-    flushing = (flushing ?? Promise.resolve()).then(write);
-    return flushing;
-  }
+    },
+  });
 
   return {
     record(postId) {
-      const count = (waiting.get(postId) ?? 0) + 1;
-      waiting.set(postId, count);
-      schedule();
-      return count + (writing.get(postId) ?? 0);
+      views.add(postId);
+      return views.pending(postId);
     },
-    pending: (postId) => (waiting.get(postId) ?? 0) + (writing.get(postId) ?? 0),
-    flush,
+    pending: views.pending,
+    flush: views.flush,
     stored(slug, release) {
       const key = `${release?.id ?? 0} ${slug}`;
       const at = now().getTime();

@@ -11,6 +11,7 @@ import {
   type Window,
 } from '../db/queries/rate-limits.ts';
 import { withoutDiskSync } from '../db/dialect.ts';
+import { createCountBatch } from '../lib/count-batch.ts';
 import type { AppDeps, AppEnv, UserEnv } from '../types.ts';
 import { clientAddress } from './client-address.ts';
 
@@ -83,36 +84,21 @@ export function createBufferedRateLimiter(
   const flushAfterMs = options.flushAfterMs ?? 1_000;
   /** Each key's window as last stored (read, or answered by the last write), and when. */
   const stored = new Map<string, Window & { at: number }>();
-  let waiting = new Map<string, number>();
-  let writing = new Map<string, number>();
-  let timer: ReturnType<typeof setTimeout> | null = null;
-  let flushing: Promise<void> = Promise.resolve();
-
-  async function storedWindow(key: string, t: number): Promise<Window> {
-    let known = stored.get(key);
-    // Read again once it may be stale, unless this key's attempts are being written right now
-    // (the row may or may not hold them yet).
-    if (!known || (t - known.at >= flushAfterMs && !writing.has(key))) {
-      const row = await findWindow(db, { scope, key, now: t, windowMs });
-      known = { ...(row ?? { hits: 0, start: t }), at: t };
-      stored.set(key, known);
-    }
-    // A window that ended since it was read starts anew (the write does the same).
-    return known.start <= t - windowMs ? { hits: 0, start: t } : known;
-  }
-
-  async function write(): Promise<void> {
-    timer = null;
-    if (waiting.size === 0) return;
-    writing = waiting;
-    waiting = new Map();
-    const t = now();
-    try {
-      await forgetEndedWindows(db, scope, t - windowMs);
+  let forgotAt = -Infinity;
+  const attempts = createCountBatch<string>({
+    flushAfterMs,
+    what: 'rate-limit counts',
+    write: async (counts) => {
+      const t = now();
+      // Ended windows are cleared now and then, as createRateLimiter does.
+      if (t - forgotAt >= windowMs) {
+        forgotAt = t;
+        await forgetEndedWindows(db, scope, t - windowMs);
+      }
       const written = await withoutDiskSync(db, (d) =>
         d.transaction().execute(async (trx) => {
           const windows: [string, Window][] = [];
-          for (const [key, count] of writing) {
+          for (const [key, count] of counts) {
             windows.push([key, await addAttempts(trx, { scope, key, now: t, windowMs, count })]);
           }
           return windows;
@@ -121,37 +107,28 @@ export function createBufferedRateLimiter(
       for (const [key, window] of written) stored.set(key, { ...window, at: t });
       // Keys not seen for a whole window have nothing left to limit.
       for (const [key, known] of stored) if (known.at <= t - windowMs) stored.delete(key);
-    } catch (error) {
-      console.error('Writing rate-limit counts failed; they will be retried', error);
-      for (const [key, count] of writing) waiting.set(key, (waiting.get(key) ?? 0) + count);
-      schedule();
-    } finally {
-      writing = new Map();
+    },
+  });
+
+  async function storedWindow(key: string, t: number): Promise<Window> {
+    let known = stored.get(key);
+    // Read again once it may be stale, unless this key's attempts are being written right now
+    // (the row may or may not hold them yet).
+    if (!known || (t - known.at >= flushAfterMs && !attempts.isWriting(key))) {
+      const row = await findWindow(db, { scope, key, now: t, windowMs });
+      known = { ...(row ?? { hits: 0, start: t }), at: t };
+      stored.set(key, known);
     }
-  }
-
-  function schedule() {
-    if (timer) return;
-    // A timer only while attempts are waiting, so an idle process holds none.
-    timer = setTimeout(() => void flush(), flushAfterMs);
-    timer.unref?.();
-  }
-
-  function flush(): Promise<void> {
-    if (timer) clearTimeout(timer);
-    timer = null;
-    flushing = flushing.then(write);
-    return flushing;
+    // A window that ended since it was read starts anew (the write does the same).
+    return known.start <= t - windowMs ? { hits: 0, start: t } : known;
   }
 
   return {
     async hit(key) {
       const t = now();
       const window = await storedWindow(key, t);
-      const count = (waiting.get(key) ?? 0) + 1;
-      waiting.set(key, count);
-      schedule();
-      const hits = window.hits + count + (writing.get(key) ?? 0);
+      attempts.add(key);
+      const hits = window.hits + attempts.pending(key);
       if (hits <= limit) return { allowed: true, retryAfterSeconds: 0 };
       return {
         allowed: false,
@@ -159,12 +136,9 @@ export function createBufferedRateLimiter(
       };
     },
     async refund(key) {
-      const count = waiting.get(key) ?? 0;
-      if (count > 1) waiting.set(key, count - 1);
-      else if (count === 1) waiting.delete(key);
-      else await refundAttempt(db, scope, key);
+      if (!attempts.takeBack(key)) await refundAttempt(db, scope, key);
     },
-    flush,
+    flush: attempts.flush,
   };
 }
 

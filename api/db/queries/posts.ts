@@ -210,7 +210,7 @@ export async function getPostStats(
  * their own batches into one database add up; posts go in id order, so two flushes that meet wait
  * for each other rather than deadlock.
  */
-export async function addViews(db: DB, views: Map<number, number>, now: Date): Promise<void> {
+export async function addViews(db: DB, views: ReadonlyMap<number, number>, now: Date): Promise<void> {
   if (views.size === 0) return;
   const viewedAt = now.toISOString();
   await db.transaction().execute(async (trx) => {
