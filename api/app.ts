@@ -10,7 +10,7 @@ import { createViewBuffer } from './lib/view-buffer.ts';
 import { createRateLimiters } from './middleware/rate-limit.ts';
 import { closeIfBodyPending } from './middleware/connection.ts';
 import { readCache } from './middleware/read-cache.ts';
-import { apiSecurityHeaders } from './middleware/security-headers.ts';
+import { setApiSecurityHeaders } from './middleware/security-headers.ts';
 import { accountRoutes } from './routes/account.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { commentRoutes } from './routes/comments.ts';
@@ -49,6 +49,14 @@ function hasNoBody(c: Context<AppEnv>): boolean {
   return (length === undefined || length === '0') && c.req.header('Transfer-Encoding') === undefined;
 }
 
+/** Headers on every API answer: security headers, and which release answered (the server's pages
+ * say the same). */
+function answerHeaders(c: Context<AppEnv>): void {
+  setApiSecurityHeaders(c);
+  const release = c.get('release');
+  if (release) c.header('X-Nestling-Release', String(release.id));
+}
+
 const notConfigured = async (): Promise<never> => {
   throw new InvalidTokenError('sign-in is not configured for this app');
 };
@@ -76,20 +84,20 @@ export function createApp(input: Partial<AppDeps> & Pick<AppDeps, 'db'>) {
 
   const app = new Hono<AppEnv>()
     .basePath('/api')
-    // First, so every answer has them, errors included; answers are made with them, so answers
-    // the read cache keeps have them too.
-    .use(apiSecurityHeaders)
     .use(closeIfBodyPending)
     .use(async (c, next) => {
       c.set('deps', deps);
       // One release per request; the server's pages come from the same source, so they agree.
-      const release = await deps.release.current();
-      c.set('release', release);
-      // Which release answered (the server's pages say the same).
-      if (release) c.header('X-Nestling-Release', String(release.id));
+      c.set('release', await deps.release.current());
       await next();
     })
+    // An answer the cache keeps was made with the headers below, so a cached answer is given as
+    // it was kept, with no work per request for its headers.
     .use(deps.readCacheMs ? readCache({ ttlMs: deps.readCacheMs }) : (_c, next) => next())
+    .use(async (c, next) => {
+      answerHeaders(c);
+      await next();
+    })
     .use((c, next) => (hasNoBody(c) ? next() : limitBody(c, next)))
     // Bodies are JSON only: a form post from another site cannot reach a write.
     .use(async (c, next) => {
@@ -116,6 +124,8 @@ export function createApp(input: Partial<AppDeps> & Pick<AppDeps, 'db'>) {
 
   app.notFound((c) => c.json({ error: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));
   app.onError((error, c) => {
+    // An error before the headers' middleware (reading the live release) still gets them.
+    answerHeaders(c);
     if (error instanceof HTTPException) {
       return c.json({ error: error.message || 'Request failed' }, error.status);
     }

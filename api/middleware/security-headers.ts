@@ -105,16 +105,15 @@ const API_HEADERS: [string, string][] = [
 ];
 
 /**
- * Security headers on every API answer, given before the answer is made (c.header), so that it is
+ * Security headers for an API answer, given before the answer is made (c.header), so that it is
  * made with them: answers the read cache keeps carry them, and @hono/node-server writes an answer
  * as it was made. Adding them to a made answer instead turns it into a full Response that is
  * streamed out, which cost a view beacon more than its database work.
  */
-export const apiSecurityHeaders = createMiddleware(async (c, next) => {
+export function setApiSecurityHeaders(c: Context): void {
   for (const [name, value] of API_HEADERS) c.header(name, value);
   if (isHttps(c)) c.header(...HSTS);
-  await next();
-});
+}
 
 /** The part of the node-server environment this middleware uses. */
 interface NodeResponse {
@@ -148,7 +147,7 @@ export function securityHeaders(options: CspOptions) {
   }>(async (c, next) => {
     const https = isHttps(c);
     const outgoing = c.env?.outgoing;
-    const headers = current(c.var.site);
+    const headers = current(c.get('site'));
     if (outgoing) {
       for (const [name, value] of headers) outgoing.setHeader(name, value);
       if (https) outgoing.setHeader(...HSTS);

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createApp } from '../../api/app.ts';
 import { MAX_BODY_BYTES } from '../../api/contract.ts';
 import { liveRelease } from '../../api/db/queries/releases.ts';
 import { createBufferedRateLimiter } from '../../api/middleware/rate-limit.ts';
@@ -133,6 +134,26 @@ describe('the server', () => {
     const plain = await fetch(`${server.url}/api/items`);
     expect(plain.headers.get('strict-transport-security')).toBeNull();
     await plain.arrayBuffer();
+  });
+
+  it('sends them on a 500 too, with no stack trace, and logs the error', async () => {
+    const { db } = await createTestDb();
+    // The live release cannot be read: the request fails before any route or the read cache.
+    const failure = new Error('the database is unavailable');
+    const app = createApp({ db, readCacheMs: 1_000, release: { current: () => Promise.reject(failure) } });
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const res = await app.request('/api/items');
+      expect(res.status).toBe(500);
+      expect(await res.json()).toEqual({ error: 'Internal server error' });
+      expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
+      expect(logged).toHaveBeenCalledWith(failure);
+    } finally {
+      logged.mockRestore();
+      await db.destroy();
+    }
   });
 
   it('answers unknown paths with the 404 screen and a 404 status', async () => {
