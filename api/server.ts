@@ -91,7 +91,7 @@ export function createSite({
   });
   site.use(securityHeaders(csp ?? {}));
   site.use(async (c, next) => {
-    if (!c.var.site) return c.text('Nestling has not been published yet: run npm run publish.', 503);
+    if (!c.get('site')) return c.text('Nestling has not been published yet: run npm run publish.', 503);
     await next();
   });
   // Pages the build did not precompress. Not the API: its read cache keeps hot answers compressed,
@@ -103,7 +103,7 @@ export function createSite({
   // Old `/blog?category=&page=` addresses go to their static page, for readers without JavaScript
   // too (the built /blog forwards the same way in the browser), using the page counts of the live build.
   site.get('/blog', (c, next) => {
-    const counts = blogPageCounts(c.var.site!);
+    const counts = blogPageCounts(c.get('site')!);
     const target = counts && blogQueryPath(new URL(c.req.url).search, counts);
     return target ? c.redirect(target, 301) : next();
   });
@@ -124,7 +124,7 @@ export function createSite({
   });
   site.use('*', (c, next) =>
     serveStatic({
-      root: c.var.site!,
+      root: c.get('site')!,
       precompressed: true,
       onFound: (file, ctx) => {
         ctx.header('Cache-Control', cacheControlFor(file));
@@ -135,7 +135,7 @@ export function createSite({
   // Unknown posts get the blog's 'Post Not Found' page, anything else the site's 404 screen;
   // both with a real 404 status.
   site.notFound((c) => {
-    const root = c.var.site!;
+    const root = c.get('site')!;
     const candidates = c.req.path.startsWith('/blog/')
       ? [path.join(root, 'blog', '404.html'), path.join(root, 'blog', '404', 'index.html')]
       : [];

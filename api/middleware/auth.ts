@@ -27,12 +27,12 @@ async function verify(header: string | undefined, deps: AppDeps): Promise<Verifi
  * (created on the first call). Anything else is a 401 that says what was wrong.
  */
 export const requireUser = createMiddleware<UserEnv>(async (c, next) => {
-  const verified = await verify(c.req.header('Authorization'), c.var.deps);
+  const verified = await verify(c.req.header('Authorization'), c.get('deps'));
   if (verified === null) {
     return c.json({ error: 'Authentication required: send an Authorization: Bearer token' }, 401);
   }
   if ('error' in verified) return c.json({ error: verified.error }, 401);
-  const { db, now } = c.var.deps;
+  const { db, now } = c.get('deps');
   c.set('user', verified.identity);
   c.set('profile', await getOrCreateProfile(db, verified.identity, now()));
   await next();
@@ -43,7 +43,7 @@ export const requireUser = createMiddleware<UserEnv>(async (c, next) => {
  * valid (401 otherwise), so a client never mistakes an expired session for a signed-out one.
  */
 export const optionalUser = createMiddleware<MaybeUserEnv>(async (c, next) => {
-  const verified = await verify(c.req.header('Authorization'), c.var.deps);
+  const verified = await verify(c.req.header('Authorization'), c.get('deps'));
   if (verified !== null && 'error' in verified) return c.json({ error: verified.error }, 401);
   c.set('user', verified?.identity ?? null);
   await next();
@@ -51,7 +51,7 @@ export const optionalUser = createMiddleware<MaybeUserEnv>(async (c, next) => {
 
 /** After requireUser: moderators and admins only; anyone else gets a 403 that says so. */
 export const requireModerator = createMiddleware<UserEnv>(async (c, next) => {
-  if (!canModerate(c.var.profile.role)) {
+  if (!canModerate(c.get('profile').role)) {
     return c.json(
       {
         error:
@@ -71,8 +71,8 @@ const utc = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
  * reports, moderation): a suspended parent gets a 403 that says why and until when.
  */
 export const refuseSuspended = createMiddleware<UserEnv>(async (c, next) => {
-  const { db, now } = c.var.deps;
-  const suspension = await activeSuspension(db, c.var.user.uid, now());
+  const { db, now } = c.get('deps');
+  const suspension = await activeSuspension(db, c.get('user').uid, now());
   if (suspension) {
     const until = suspension.until ? `until ${utc(suspension.until)}` : 'until a moderator lifts it';
     return c.json(

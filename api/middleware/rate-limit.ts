@@ -180,7 +180,7 @@ interface RateLimitOptions<E extends AppEnv> {
  */
 export function rateLimit<E extends AppEnv>(options: RateLimitOptions<E>) {
   return createMiddleware<E>(async (c, next) => {
-    const limiter = options.limiter(c.var.deps);
+    const limiter = options.limiter(c.get('deps'));
     const key = options.key(c);
     const decision = await limiter.hit(key);
     if (!decision.allowed) {
@@ -196,7 +196,7 @@ export function rateLimit<E extends AppEnv>(options: RateLimitOptions<E>) {
 export function limitPerUser(kind: string, message: (seconds: number) => string) {
   return rateLimit<UserEnv>({
     limiter: (deps) => deps.writeLimiter,
-    key: (c) => `${kind}:${c.var.user.uid}`,
+    key: (c) => `${kind}:${c.get('user').uid}`,
     message,
   });
 }

@@ -127,7 +127,7 @@ export function readCache(options: ReadCacheOptions) {
     if (c.req.header('Authorization')) return next();
     // Answers of one release are never reused for another: a switch shows at once. Answers over
     // HTTPS carry HSTS (api/middleware/security-headers.ts), so the scheme is part of the key too.
-    const key = `${c.var.release?.id ?? 0} ${isHttps(c) ? 's' : ''} ${c.req.url}`;
+    const key = `${c.get('release')?.id ?? 0} ${isHttps(c) ? 's' : ''} ${c.req.url}`;
     let entry: Entry | null | undefined = entries.get(key);
     if (!entry || now() - entry.at >= options.ttlMs) {
       const other = making.get(key);

@@ -18,16 +18,16 @@ export const accountRoutes = new Hono<AppEnv>()
     limitPerAddress('deletion', tooQuickly('requests')),
     validate('json', deletionRequestBody),
     async (c) => {
-      const { db, now, mail, deliveries } = c.var.deps;
+      const { db, now, mail, deliveries } = c.get('deps');
       if (await receiveDeletionRequest(db, c.req.valid('json'), mail, now())) deliveries?.poke();
       c.set('changed', []);
       return c.json({ received: true }, 201);
     },
   )
   .get('/export', requireUser, async (c) => {
-    const { db, now, mail } = c.var.deps;
+    const { db, now, mail } = c.get('deps');
     const at = now();
-    const data = await exportAccount(db, c.var.user.uid, mail.siteUrl, at);
+    const data = await exportAccount(db, c.get('user').uid, mail.siteUrl, at);
     c.header(
       'Content-Disposition',
       `attachment; filename="nestling-data-${at.toISOString().slice(0, 10)}.json"`,
@@ -41,8 +41,8 @@ export const accountRoutes = new Hono<AppEnv>()
     limitPerUser('account-delete', tooQuickly('attempts')),
     validate('json', accountDeleteBody),
     async (c) => {
-      const { db, now, mail, accounts, deliveries } = c.var.deps;
-      const email = c.var.user.email || c.var.profile.email;
+      const { db, now, mail, accounts, deliveries } = c.get('deps');
+      const email = c.get('user').email || c.get('profile').email;
       if (!email) {
         return c.json(
           {
@@ -58,8 +58,8 @@ export const accountRoutes = new Hono<AppEnv>()
         );
       }
       // The sign-in account goes first: from then on no token of theirs is accepted.
-      await accounts.deleteUser(c.var.user.uid);
-      await eraseAccount(db, { uid: c.var.user.uid, emails: [email], admin: null }, mail, now());
+      await accounts.deleteUser(c.get('user').uid);
+      await eraseAccount(db, { uid: c.get('user').uid, emails: [email], admin: null }, mail, now());
       deliveries?.poke();
       return c.json<AccountErased>({ erased: true, email });
     },

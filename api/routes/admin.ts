@@ -29,7 +29,7 @@ import { deletionRequestIdParam, outboxQuery, rollbackBody } from './schemas.ts'
 /** After requireUser: admins only; anyone else gets a 403 that says what for. */
 const requireAdmin = (what: string) =>
   createMiddleware<UserEnv>(async (c, next) => {
-    if (!isAdmin(c.var.profile.role)) {
+    if (!isAdmin(c.get('profile').role)) {
       return c.json(
         { error: `Only admins may ${what}. Ask an admin to run npm run user:role for you.` },
         403,
@@ -61,20 +61,20 @@ async function openRequest(deps: AppDeps, profile: UserProfile, requestId: numbe
  */
 export const adminRoutes = new Hono<AppEnv>()
   .get('/publish', requireUser, publishing, async (c) =>
-    c.json<PublishStatus>(await publishStatus(c.var.deps.db)),
+    c.json<PublishStatus>(await publishStatus(c.get('deps').db)),
   )
   .post('/publish', requireUser, publishing, async (c) => {
-    const { publisher } = c.var.deps;
+    const { publisher } = c.get('deps');
     if (!publisher) return c.json(UNAVAILABLE, 503);
-    const run = await publisher.request(`admin (${c.var.profile.email || c.var.profile.firebase_uid})`);
+    const run = await publisher.request(`admin (${c.get('profile').email || c.get('profile').firebase_uid})`);
     // Nothing readers see changes until the run's release goes live.
     c.set('changed', []);
     return c.json<PublishRun>(run, 202);
   })
   .post('/publish/rollback', requireUser, publishing, validate('json', rollbackBody), async (c) => {
-    const { publisher } = c.var.deps;
+    const { publisher } = c.get('deps');
     if (!publisher) return c.json(UNAVAILABLE, 503);
-    const { profile } = c.var;
+    const profile = c.get('profile');
     const done = await publisher.rollback(
       { uid: profile.firebase_uid, name: profile.display_name },
       c.req.valid('json').reason,
@@ -82,7 +82,7 @@ export const adminRoutes = new Hono<AppEnv>()
     return c.json<RolledBack>(done);
   })
   .get('/deletion-requests', ...deletions, async (c) => {
-    const { db, now } = c.var.deps;
+    const { db, now } = c.get('deps');
     return c.json<DeletionRequestList>(await listDeletionRequests(db, now()));
   })
   .post(
@@ -90,9 +90,9 @@ export const adminRoutes = new Hono<AppEnv>()
     validate('param', deletionRequestIdParam),
     ...deletionWrite,
     async (c) => {
-      const { deps } = c.var;
+      const deps = c.get('deps');
       const { requestId } = c.req.valid('param');
-      const { request, owner, admin } = await openRequest(deps, c.var.profile, requestId);
+      const { request, owner, admin } = await openRequest(deps, c.get('profile'), requestId);
       if (!owner) {
         return c.json(
           { error: 'No account uses this address. Close the request as "no account found" instead.' },
@@ -110,9 +110,9 @@ export const adminRoutes = new Hono<AppEnv>()
     validate('param', deletionRequestIdParam),
     ...deletionWrite,
     async (c) => {
-      const { deps } = c.var;
+      const deps = c.get('deps');
       const { requestId } = c.req.valid('param');
-      const { owner, admin } = await openRequest(deps, c.var.profile, requestId);
+      const { owner, admin } = await openRequest(deps, c.get('profile'), requestId);
       // "No account found" must be true: an account that exists is erased instead.
       if (owner) return c.json({ error: 'An account uses this address: erase it instead.' }, 409);
       const closed = await closeAsNoAccount(deps.db, { id: requestId, actor: admin }, deps.mail, deps.now());
@@ -126,7 +126,7 @@ export const adminRoutes = new Hono<AppEnv>()
     requireAdmin('read the mail log'),
     validate('query', outboxQuery),
     async (c) => {
-      const { db, mail } = c.var.deps;
+      const { db, mail } = c.get('deps');
       const { limit, before } = c.req.valid('query');
       const page = await listOutbox(db, { limit, before: before ?? null });
       if (page.next !== null)

@@ -40,11 +40,11 @@ export const commentRoutes = new Hono<AppEnv>()
     validate('query', threadQuery),
     optionalUser,
     async (c) => {
-      const { db, now } = c.var.deps;
-      const post = await findLivePost(db, { postId: c.req.valid('param').postId }, c.var.release);
+      const { db, now } = c.get('deps');
+      const post = await findLivePost(db, { postId: c.req.valid('param').postId }, c.get('release'));
       if (!post) return c.json(NOT_FOUND, 404);
       const { limit, before } = c.req.valid('query');
-      const { user } = c.var;
+      const user = c.get('user');
       const viewer: Viewer = user
         ? { uid: user.uid, moderator: canModerate(await findRole(db, user.uid)) }
         : ANONYMOUS;
@@ -65,14 +65,14 @@ export const commentRoutes = new Hono<AppEnv>()
     refuseSuspended,
     rateLimit<UserEnv>({
       limiter: (deps) => deps.commentLimiter,
-      key: (c) => c.var.user.uid,
+      key: (c) => c.get('user').uid,
       message: (seconds) => `You are commenting too quickly. Please wait ${seconds} seconds and try again.`,
     }),
     validate('json', newCommentBody),
     async (c) => {
-      const { db, now, safety, mail, deliveries } = c.var.deps;
-      const { profile } = c.var;
-      const post = await findLivePost(db, { postId: c.req.valid('param').postId }, c.var.release);
+      const { db, now, safety, mail, deliveries } = c.get('deps');
+      const profile = c.get('profile');
+      const post = await findLivePost(db, { postId: c.req.valid('param').postId }, c.get('release'));
       if (!post) return c.json(NOT_FOUND, 404);
       const { content, parentCommentId } = c.req.valid('json');
       const { emailsQueued, ...posted } = await addComment(
@@ -104,8 +104,8 @@ export const commentRoutes = new Hono<AppEnv>()
     limitPerUser('comment-edit', tooQuickly('edits')),
     validate('json', editCommentBody),
     async (c) => {
-      const { db, now } = c.var.deps;
-      const { profile } = c.var;
+      const { db, now } = c.get('deps');
+      const profile = c.get('profile');
       const edited = await editComment(
         db,
         {
@@ -127,8 +127,8 @@ export const commentRoutes = new Hono<AppEnv>()
     limitPerUser('comment-delete', tooQuickly('deletions')),
     validate('json', deleteCommentBody),
     async (c) => {
-      const { db, now } = c.var.deps;
-      const { profile } = c.var;
+      const { db, now } = c.get('deps');
+      const profile = c.get('profile');
       const { postId } = await deleteComment(
         db,
         {
@@ -153,8 +153,8 @@ export const commentRoutes = new Hono<AppEnv>()
     refuseSuspended,
     limitPerUser('comment-like', tooQuickly('likes')),
     async (c) => {
-      const { db, now } = c.var.deps;
-      const status = await toggleCommentLike(db, c.req.valid('param').commentId, c.var.user.uid, now());
+      const { db, now } = c.get('deps');
+      const status = await toggleCommentLike(db, c.req.valid('param').commentId, c.get('user').uid, now());
       if (!status) return c.json({ error: 'Comment not found' }, 404);
       c.set('changed', [`/api/blog/posts/${status.postId}/comments`]);
       return c.json<LikeStatus>({ liked: status.liked, likeCount: status.likeCount });

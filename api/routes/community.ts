@@ -7,8 +7,8 @@ import { limitQuery } from './schemas.ts';
 
 export const communityRoutes = new Hono<AppEnv>()
   .get('/feed', validate('query', limitQuery(COMMUNITY_FEED_DEFAULT)), async (c) => {
-    return c.json(await listCommunityFeed(c.var.deps.db, c.var.release, c.req.valid('query').limit));
+    return c.json(await listCommunityFeed(c.get('deps').db, c.get('release'), c.req.valid('query').limit));
   })
   .get('/count', async (c) =>
-    c.json<CommunityCount>({ total: await countPublishedPosts(c.var.deps.db, c.var.release) }),
+    c.json<CommunityCount>({ total: await countPublishedPosts(c.get('deps').db, c.get('release')) }),
   );

@@ -38,7 +38,7 @@ const moderatorWrite = [
  */
 export const moderationRoutes = new Hono<AppEnv>()
   .get('/reports', requireUser, requireModerator, validate('query', reportStatusQuery), async (c) => {
-    const { db, now } = c.var.deps;
+    const { db, now } = c.get('deps');
     return c.json(await listReportGroups(db, c.req.valid('query').status, now()));
   })
   .post(
@@ -47,8 +47,8 @@ export const moderationRoutes = new Hono<AppEnv>()
     ...moderatorWrite,
     validate('json', resolveBody),
     async (c) => {
-      const { db, now } = c.var.deps;
-      const { profile } = c.var;
+      const { db, now } = c.get('deps');
+      const profile = c.get('profile');
       const { action, reason } = c.req.valid('json');
       const resolution = await resolveReport(
         db,
@@ -64,15 +64,15 @@ export const moderationRoutes = new Hono<AppEnv>()
       return c.json({ comment: resolution.comment, resolvedReportIds: resolution.resolvedReportIds });
     },
   )
-  .get('/comments', requireUser, requireModerator, async (c) => c.json(await listPending(c.var.deps.db)))
+  .get('/comments', requireUser, requireModerator, async (c) => c.json(await listPending(c.get('deps').db)))
   .post(
     '/comments/:commentId/review',
     validate('param', commentIdParam),
     ...moderatorWrite,
     validate('json', reviewBody),
     async (c) => {
-      const { db, now, mail, deliveries } = c.var.deps;
-      const { profile } = c.var;
+      const { db, now, mail, deliveries } = c.get('deps');
+      const profile = c.get('profile');
       const { action, reason } = c.req.valid('json');
       const reviewed = await reviewComment(
         db,
@@ -91,7 +91,7 @@ export const moderationRoutes = new Hono<AppEnv>()
     },
   )
   .get('/suspensions', requireUser, requireModerator, async (c) => {
-    const { db, now } = c.var.deps;
+    const { db, now } = c.get('deps');
     return c.json(await listActiveSuspensions(db, now()));
   })
   .post(
@@ -100,8 +100,8 @@ export const moderationRoutes = new Hono<AppEnv>()
     ...moderatorWrite,
     validate('json', suspendBody),
     async (c) => {
-      const { db, now } = c.var.deps;
-      const { profile } = c.var;
+      const { db, now } = c.get('deps');
+      const profile = c.get('profile');
       const { uid } = c.req.valid('param');
       const target = await findProfile(db, uid);
       if (!target) return c.json({ error: 'No parent with that id has signed in here.' }, 404);
@@ -127,8 +127,8 @@ export const moderationRoutes = new Hono<AppEnv>()
     ...moderatorWrite,
     validate('json', liftBody),
     async (c) => {
-      const { db, now } = c.var.deps;
-      const { profile } = c.var;
+      const { db, now } = c.get('deps');
+      const profile = c.get('profile');
       const lifted = await liftSuspension(
         db,
         {
@@ -144,7 +144,7 @@ export const moderationRoutes = new Hono<AppEnv>()
     },
   )
   .get('/escalations', requireUser, requireModerator, async (c) => {
-    const { db, safety } = c.var.deps;
+    const { db, safety } = c.get('deps');
     return c.json<EscalationStatus>({
       configured: safety.escalationUrl !== null,
       waiting: await listWaiting(db, ESCALATION.purpose),
@@ -152,7 +152,7 @@ export const moderationRoutes = new Hono<AppEnv>()
   })
   .get('/audit', requireUser, requireModerator, validate('query', auditQuery), async (c) => {
     const { limit, before } = c.req.valid('query');
-    const page = await listAudit(c.var.deps.db, { limit, before: before ?? null });
+    const page = await listAudit(c.get('deps').db, { limit, before: before ?? null });
     if (page.next !== null)
       c.header('Link', `</api/moderation/audit?limit=${limit}&before=${page.next}>; rel="next"`);
     return c.json(page.entries);

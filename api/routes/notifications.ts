@@ -25,7 +25,7 @@ const STOPPED = {
 
 /** Follows an unsubscribe link, from the page or a mail program: what stopped, or a 404. */
 async function stop(c: Context<AppEnv>, token: string, scope: UnsubscribeScope) {
-  const { db, now } = c.var.deps;
+  const { db, now } = c.get('deps');
   const done = await unsubscribe(db, token, scope, now());
   c.set('changed', []);
   return done ? c.json<Unsubscribed>(done) : c.json(STOPPED, 404);
@@ -38,9 +38,9 @@ async function stop(c: Context<AppEnv>, token: string, scope: UnsubscribeScope) 
  */
 export const notificationRoutes = new Hono<AppEnv>()
   .get('/threads/:postId', validate('param', postIdParam), requireUser, async (c) => {
-    const { db } = c.var.deps;
+    const { db } = c.get('deps');
     return c.json<ThreadNotifications>(
-      await threadNotifications(db, c.var.user.uid, c.req.valid('param').postId),
+      await threadNotifications(db, c.get('user').uid, c.req.valid('param').postId),
     );
   })
   .put(
@@ -51,16 +51,16 @@ export const notificationRoutes = new Hono<AppEnv>()
     limitPerUser('notifications', tooQuickly('changes')),
     validate('json', threadNotificationsBody),
     async (c) => {
-      const { db, now, mail, deliveries } = c.var.deps;
-      const post = await findLivePost(db, { postId: c.req.valid('param').postId }, c.var.release);
+      const { db, now, mail, deliveries } = c.get('deps');
+      const post = await findLivePost(db, { postId: c.req.valid('param').postId }, c.get('release'));
       if (!post) return c.json({ error: 'Post not found' }, 404);
-      const email = c.var.user.email || c.var.profile.email;
+      const email = c.get('user').email || c.get('profile').email;
       if (!email) return c.json({ error: 'This account has no email address to send reply emails to.' }, 400);
       const { state, emailQueued } = await setThreadNotifications(
         db,
         {
-          uid: c.var.user.uid,
-          name: c.var.profile.display_name,
+          uid: c.get('user').uid,
+          name: c.get('profile').display_name,
           email,
           postId: post.postId,
           subscribed: c.req.valid('json').subscribed,
@@ -78,7 +78,7 @@ export const notificationRoutes = new Hono<AppEnv>()
     limitPerAddress('email-link', tooQuickly('attempts')),
     validate('json', confirmEmailBody),
     async (c) => {
-      const { db, now } = c.var.deps;
+      const { db, now } = c.get('deps');
       const confirmed = await confirmEmail(db, c.req.valid('json').token, now());
       c.set('changed', []);
       if (!confirmed) {

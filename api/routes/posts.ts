@@ -25,33 +25,33 @@ export const postChanged = (slug: string) => [
 
 /** Blog posts, categories, counts, views and post likes (mounted under /api/blog). */
 export const postRoutes = new Hono<AppEnv>()
-  .get('/posts', async (c) => c.json(await listPublishedPosts(c.var.deps.db, c.var.release)))
-  .get('/categories', async (c) => c.json(await listBlogCategories(c.var.deps.db)))
+  .get('/posts', async (c) => c.json(await listPublishedPosts(c.get('deps').db, c.get('release'))))
+  .get('/categories', async (c) => c.json(await listBlogCategories(c.get('deps').db)))
   .get('/posts/:slug', validate('param', slugParam), async (c) => {
-    const { db, views } = c.var.deps;
-    const post = await findPublishedPost(db, c.req.valid('param').slug, c.var.release);
+    const { db, views } = c.get('deps');
+    const post = await findPublishedPost(db, c.req.valid('param').slug, c.get('release'));
     if (!post) return c.json(NOT_FOUND, 404);
     return c.json({ ...post, viewCount: post.viewCount + views.pending(post.postId) });
   })
   .get('/posts/:slug/stats', validate('param', slugParam), async (c) => {
-    const { db, views } = c.var.deps;
-    const stats = await getPostStats(db, c.req.valid('param').slug, c.var.release);
+    const { db, views } = c.get('deps');
+    const stats = await getPostStats(db, c.req.valid('param').slug, c.get('release'));
     if (!stats) return c.json(NOT_FOUND, 404);
     return c.json<PostStats>({ ...stats, viewCount: stats.viewCount + views.pending(stats.postId) });
   })
   .post('/posts/:slug/view', validate('param', slugParam), limitViews, async (c) => {
-    const { views } = c.var.deps;
-    const stats = await views.stored(c.req.valid('param').slug, c.var.release);
+    const { views } = c.get('deps');
+    const stats = await views.stored(c.req.valid('param').slug, c.get('release'));
     if (!stats) return c.json(NOT_FOUND, 404);
     // Cached answers may show a view count up to the cache's lifetime behind; nothing to drop.
     c.set('changed', []);
     return c.json<ViewRecorded>({ viewCount: stats.viewCount + views.record(stats.postId) });
   })
   .get('/posts/:slug/like-status', validate('param', slugParam), optionalUser, async (c) => {
-    const { db } = c.var.deps;
-    const post = await findLivePost(db, { slug: c.req.valid('param').slug }, c.var.release);
+    const { db } = c.get('deps');
+    const post = await findLivePost(db, { slug: c.req.valid('param').slug }, c.get('release'));
     if (!post) return c.json(NOT_FOUND, 404);
-    return c.json<LikeStatus>(await getPostLikeStatus(db, post.postId, c.var.user?.uid ?? null));
+    return c.json<LikeStatus>(await getPostLikeStatus(db, post.postId, c.get('user')?.uid ?? null));
   })
   .post(
     '/posts/:slug/like',
@@ -60,10 +60,10 @@ export const postRoutes = new Hono<AppEnv>()
     refuseSuspended,
     limitPerUser('like', tooQuickly('likes')),
     async (c) => {
-      const { db, now } = c.var.deps;
-      const post = await findLivePost(db, { slug: c.req.valid('param').slug }, c.var.release);
+      const { db, now } = c.get('deps');
+      const post = await findLivePost(db, { slug: c.req.valid('param').slug }, c.get('release'));
       if (!post) return c.json(NOT_FOUND, 404);
-      const status = await togglePostLike(db, post.postId, c.var.user.uid, now());
+      const status = await togglePostLike(db, post.postId, c.get('user').uid, now());
       c.set('changed', postChanged(post.slug));
       return c.json<LikeStatus>(status);
     },

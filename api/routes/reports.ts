@@ -16,16 +16,16 @@ export const reportRoutes = new Hono<AppEnv>().post(
   refuseSuspended,
   rateLimit<UserEnv>({
     limiter: (deps) => deps.reportLimiter,
-    key: (c) => `report:${c.var.user.uid}`,
+    key: (c) => `report:${c.get('user').uid}`,
     message: tooQuickly('reports'),
   }),
   validate('json', newReportBody),
   async (c) => {
-    const { db, now, safety, deliveries } = c.var.deps;
+    const { db, now, safety, deliveries } = c.get('deps');
     const { category, note } = c.req.valid('json');
     const filed = await fileReport(
       db,
-      { commentId: c.req.valid('param').commentId, reporterUid: c.var.user.uid, category, note },
+      { commentId: c.req.valid('param').commentId, reporterUid: c.get('user').uid, category, note },
       { url: safety.escalationUrl, siteUrl: safety.siteUrl },
       now(),
     );
