@@ -7,6 +7,7 @@ import * as accountsAndMail from './migrations/2026-11-25-001-accounts-and-mail.
 import * as releases from './migrations/2026-11-25-001-releases.ts';
 import * as topLevelThreadIndex from './migrations/2026-11-25-001-top-level-thread-index.ts';
 import * as rateLimits from './migrations/2026-11-25-002-rate-limits.ts';
+import * as postViewDays from './migrations/2026-11-26-001-post-view-days.ts';
 
 // Migrations are listed here rather than read from disk so the same code runs under tsx,
 // Vitest and Astro's bundled build.
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-25-001-releases': releases,
   '2026-11-25-001-top-level-thread-index': topLevelThreadIndex,
   '2026-11-25-002-rate-limits': rateLimits,
+  '2026-11-26-001-post-view-days': postViewDays,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

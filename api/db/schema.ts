@@ -20,7 +20,7 @@ export interface Database {
   comments: CommentsTable;
   comment_likes: CommentLikesTable;
   post_likes: PostLikesTable;
-  post_views: PostViewsTable;
+  post_view_days: PostViewDaysTable;
   users_profile: UsersProfileTable;
   deletion_requests: DeletionRequestsTable;
   comment_reports: CommentReportsTable;
@@ -251,10 +251,11 @@ export interface PostLikesTable {
   created_at: string;
 }
 
-export interface PostViewsTable {
-  view_id: Generated<number>;
+/** Views of a post on one UTC day (YYYY-MM-DD); the count shown is blog_posts.view_count. */
+export interface PostViewDaysTable {
   post_id: number;
-  viewed_at: string;
+  day: string;
+  views: number;
 }
 
 export interface UsersProfileTable {

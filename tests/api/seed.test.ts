@@ -15,7 +15,7 @@ const TABLES = [
   'comments',
   'comment_likes',
   'post_likes',
-  'post_views',
+  'post_view_days',
   'users_profile',
 ];
 

@@ -1,6 +1,8 @@
 // Post views: counted at once, written in batches, never lost on a graceful stop.
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../api/db/database.ts';
+import { sql } from 'kysely';
+import * as postViewDays from '../../api/db/migrations/2026-11-26-001-post-view-days.ts';
 import { addViews } from '../../api/db/queries/posts.ts';
 import { createViewBuffer } from '../../api/lib/view-buffer.ts';
 import { startServer } from '../../api/server.ts';
@@ -13,12 +15,12 @@ async function stored(db: Awaited<ReturnType<typeof createTestDb>>['db'], slug: 
     .select(['post_id', 'view_count'])
     .where('slug', '=', slug)
     .executeTakeFirstOrThrow();
-  const rows = await db
-    .selectFrom('post_views')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
+  const days = await db
+    .selectFrom('post_view_days')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('views'), eb.lit(0)).as('n'))
     .where('post_id', '=', post.post_id)
     .executeTakeFirstOrThrow();
-  return { viewCount: post.view_count, rows: Number(rows.n) };
+  return { viewCount: post.view_count, daily: Number(days.n) };
 }
 
 describe('the view beacon', () => {
@@ -48,7 +50,7 @@ describe('the view beacon', () => {
     expect(full.viewCount).toBe(before.viewCount + 25);
 
     await views.flush();
-    expect(await stored(db, slug)).toEqual({ viewCount: before.viewCount + 25, rows: before.rows + 25 });
+    expect(await stored(db, slug)).toEqual({ viewCount: before.viewCount + 25, daily: before.daily + 25 });
     const { post_id } = await db
       .selectFrom('blog_posts')
       .select('post_id')
@@ -103,7 +105,7 @@ describe('the view beacon', () => {
       .poll(() => stored(db, post!.slug))
       .toEqual({
         viewCount: before.viewCount + 1,
-        rows: before.rows + 1,
+        daily: before.daily + 1,
       });
   });
 
@@ -134,7 +136,7 @@ describe('the view beacon', () => {
     const reopened = openDatabase(location);
     expect(await stored(reopened, post!.slug)).toEqual({
       viewCount: before.viewCount + 3,
-      rows: before.rows + 3,
+      daily: before.daily + 3,
     });
     // The beacons' per-address counts went with them (api/middleware/rate-limit.ts).
     const counted = await reopened
@@ -145,5 +147,47 @@ describe('the view beacon', () => {
       .executeTakeFirst();
     expect(counted).toEqual({ hits: 3 });
     await reopened.destroy();
+  });
+});
+
+describe('views per post and day', () => {
+  it('counts each post once a day, and keeps the views of a database from before the day counts', async () => {
+    const { db } = await createTestDb();
+    const [a, b] = await db.selectFrom('blog_posts').select('post_id').orderBy('post_id').limit(2).execute();
+    const day1 = new Date('2026-11-20T23:59:00Z');
+    const day2 = new Date('2026-11-21T00:01:00Z');
+    await addViews(db, new Map([[a!.post_id, 3]]), day1);
+    await addViews(
+      db,
+      new Map([
+        [a!.post_id, 2],
+        [b!.post_id, 1],
+      ]),
+      day2,
+    );
+    await addViews(db, new Map([[a!.post_id, 4]]), day2);
+    const days = () =>
+      db.selectFrom('post_view_days').selectAll().orderBy('post_id').orderBy('day').execute();
+    const counted = [
+      { post_id: a!.post_id, day: '2026-11-20', views: 3 },
+      { post_id: a!.post_id, day: '2026-11-21', views: 6 },
+      { post_id: b!.post_id, day: '2026-11-21', views: 1 },
+    ];
+    expect(await days()).toEqual(counted);
+
+    // Back to one row per view (at the start of its day), one more from that time, and up again.
+    await postViewDays.down(db);
+    const rows = await sql<{ n: number }>`select count(*) as n from post_views`.execute(db);
+    expect(Number(rows.rows[0]!.n)).toBe(10);
+    await sql`insert into post_views (post_id, viewed_at) values (${b!.post_id}, '2026-11-19T15:30:00.000Z')`.execute(
+      db,
+    );
+    await postViewDays.up(db);
+    expect(await days()).toEqual([
+      ...counted.slice(0, 2),
+      { post_id: b!.post_id, day: '2026-11-19', views: 1 },
+      counted[2],
+    ]);
+    await db.destroy();
   });
 });

@@ -205,14 +205,14 @@ export async function getPostStats(
 }
 
 /**
- * Adds a batch of views (post id → number of views) in one transaction. The count grows by the
- * batch (`view_count + n`), never set from what this process read, so server instances that flush
- * their own batches into one database add up; posts go in id order, so two flushes that meet wait
- * for each other rather than deadlock.
+ * Adds a batch of views (post id → number of views) in one transaction: to each post's count and
+ * to its count for the day. Counts grow by the batch (`view_count + n`), never set from what this
+ * process read, so server instances that flush their own batches into one database add up; posts
+ * go in id order, so two flushes that meet wait for each other rather than deadlock.
  */
 export async function addViews(db: DB, views: ReadonlyMap<number, number>, now: Date): Promise<void> {
   if (views.size === 0) return;
-  const viewedAt = now.toISOString();
+  const day = now.toISOString().slice(0, 10);
   await db.transaction().execute(async (trx) => {
     for (const [postId, count] of [...views].sort(([a], [b]) => a - b)) {
       await trx
@@ -220,14 +220,15 @@ export async function addViews(db: DB, views: ReadonlyMap<number, number>, now: 
         .set((eb) => ({ view_count: eb('view_count', '+', count) }))
         .where('post_id', '=', postId)
         .execute();
-      const rows = Array.from({ length: count }, () => ({ post_id: postId, viewed_at: viewedAt }));
-      // Chunked: SQLite allows a limited number of bound parameters per statement.
-      for (let i = 0; i < rows.length; i += 400) {
-        await trx
-          .insertInto('post_views')
-          .values(rows.slice(i, i + 400))
-          .execute();
-      }
+      await trx
+        .insertInto('post_view_days')
+        .values({ post_id: postId, day, views: count })
+        .onConflict((oc) =>
+          oc
+            .columns(['post_id', 'day'])
+            .doUpdateSet((eb) => ({ views: eb('post_view_days.views', '+', count) })),
+        )
+        .execute();
     }
   });
 }
