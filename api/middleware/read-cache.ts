@@ -117,7 +117,7 @@ export function readCache(options: ReadCacheOptions) {
     }
   }
 
-  return createMiddleware<AppEnv & { Variables: { changed?: Changed } }>(async (c, next) => {
+  return createMiddleware<AppEnv>(async (c, next) => {
     const method = c.req.method;
     if (method !== 'GET' && method !== 'HEAD') {
       await next();
@@ -149,6 +149,7 @@ export function readCache(options: ReadCacheOptions) {
       const mine = { path, entry: new Promise<Entry | null>((resolve) => (done = resolve)) };
       making.set(key, mine);
       let made: Entry | null = null;
+      c.set('kept', true);
       try {
         await next();
         const { status } = c.res;

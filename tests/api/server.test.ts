@@ -111,9 +111,14 @@ describe('the server', () => {
         headers: { 'Content-Type': 'text/plain' },
         body: 'x',
       }),
+      // A write's answer, which the read cache does not keep.
+      await fetch(`${server.url}/api/blog/posts/${post.slug}/view`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+      }),
     ];
     expect(pages.map((r) => r.status)).toEqual([200, 404]);
-    expect(api.map((r) => r.status)).toEqual([200, 200, 200, 404, 401, 415]);
+    expect(api.map((r) => r.status)).toEqual([200, 200, 200, 404, 401, 415, 200]);
     for (const res of [...pages, ...api]) {
       expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
@@ -126,10 +131,21 @@ describe('the server', () => {
     for (const res of pages) expect(res.headers.get('content-security-policy')).toMatch(/script-src 'self'/);
     for (const res of api) {
       expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+      // Which release answered, on kept and unkept answers alike.
+      expect(res.headers.get('x-nestling-release')).toMatch(/^\d+$/);
     }
-    const behindTls = await fetch(`${server.url}/api/items`, { headers: { 'X-Forwarded-Proto': 'https' } });
-    expect(behindTls.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
-    await behindTls.arrayBuffer();
+    const behindTls = [
+      await fetch(`${server.url}/api/items`, { headers: { 'X-Forwarded-Proto': 'https' } }),
+      await fetch(`${server.url}/api/blog/posts/${post.slug}/view`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Forwarded-Proto': 'https' },
+      }),
+    ];
+    for (const res of behindTls) {
+      expect(res.status).toBe(200);
+      expect(res.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
+      await res.arrayBuffer();
+    }
     // The read cache keeps answers over HTTPS apart: plain HTTP still gets none.
     const plain = await fetch(`${server.url}/api/items`);
     expect(plain.headers.get('strict-transport-security')).toBeNull();
