@@ -70,7 +70,7 @@ export interface AppEnv {
     release: ServedRelease | null;
     /** What a write changed, for the read cache (api/middleware/read-cache.ts). */
     changed?: Changed;
-    /** Set while the read cache makes an answer it will keep: its headers are part of it. */
+    /** Set while the read cache makes an answer it may keep: its headers must be part of it. */
     kept?: boolean;
   };
 }
