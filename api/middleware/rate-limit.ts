@@ -29,6 +29,22 @@ export interface RateLimiter {
   refund: (key: string) => Promise<void>;
 }
 
+/** The decision for a key with `hits` attempts (this one included) in the window begun at `start`. */
+function decide(hits: number, start: number, t: number, limit: number, windowMs: number): RateDecision {
+  if (hits <= limit) return { allowed: true, retryAfterSeconds: 0 };
+  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((start + windowMs - t) / 1000)) };
+}
+
+/** Clears a scope's ended windows at most once a window, so the table cannot grow without bound. */
+function forgetNowAndThen(db: DB, scope: string, windowMs: number): (t: number) => Promise<void> {
+  let forgotAt = -Infinity;
+  return async (t) => {
+    if (t - forgotAt < windowMs) return;
+    forgotAt = t;
+    await forgetEndedWindows(db, scope, t - windowMs);
+  };
+}
+
 /**
  * A fixed-window counter per key, kept in the database (api/db/queries/rate-limits.ts), so every
  * server instance on one database counts the same attempts and a restart forgets nothing.
@@ -40,21 +56,13 @@ export function createRateLimiter(
 ): RateLimiter {
   const now = options.now ?? Date.now;
   const { scope, limit, windowMs } = options;
-  let forgotAt = -Infinity;
+  const forget = forgetNowAndThen(db, scope, windowMs);
   return {
     async hit(key) {
       const t = now();
-      // Ended windows are cleared now and then, so the table cannot grow without bound.
-      if (t - forgotAt >= windowMs) {
-        forgotAt = t;
-        await forgetEndedWindows(db, scope, t - windowMs);
-      }
+      await forget(t);
       const window = await countAttempt(db, { scope, key, now: t, windowMs });
-      if (window.hits <= limit) return { allowed: true, retryAfterSeconds: 0 };
-      return {
-        allowed: false,
-        retryAfterSeconds: Math.max(1, Math.ceil((window.start + windowMs - t) / 1000)),
-      };
+      return decide(window.hits, window.start, t, limit, windowMs);
     },
     refund: (key) => refundAttempt(db, scope, key),
   };
@@ -84,17 +92,13 @@ export function createBufferedRateLimiter(
   const flushAfterMs = options.flushAfterMs ?? 1_000;
   /** Each key's window as last stored (read, or answered by the last write), and when. */
   const stored = new Map<string, Window & { at: number }>();
-  let forgotAt = -Infinity;
+  const forget = forgetNowAndThen(db, scope, windowMs);
   const attempts = createCountBatch<string>({
     flushAfterMs,
     what: 'rate-limit counts',
     write: async (counts) => {
       const t = now();
-      // Ended windows are cleared now and then, as createRateLimiter does.
-      if (t - forgotAt >= windowMs) {
-        forgotAt = t;
-        await forgetEndedWindows(db, scope, t - windowMs);
-      }
+      await forget(t);
       const written = await withoutDiskSync(db, (d) =>
         d.transaction().execute(async (trx) => {
           const windows: [string, Window][] = [];
@@ -128,12 +132,7 @@ export function createBufferedRateLimiter(
       const t = now();
       const window = await storedWindow(key, t);
       attempts.add(key);
-      const hits = window.hits + attempts.pending(key);
-      if (hits <= limit) return { allowed: true, retryAfterSeconds: 0 };
-      return {
-        allowed: false,
-        retryAfterSeconds: Math.max(1, Math.ceil((window.start + windowMs - t) / 1000)),
-      };
+      return decide(window.hits + attempts.pending(key), window.start, t, limit, windowMs);
     },
     async refund(key) {
       if (!attempts.takeBack(key)) await refundAttempt(db, scope, key);
