@@ -94,6 +94,7 @@ export function createApp(input: Partial<AppDeps> & Pick<AppDeps, 'db'>) {
     ...input,
   };
 
+  const cache = deps.readCacheMs ? readCache({ ttlMs: deps.readCacheMs }) : null;
   const app = new Hono<AppEnv>()
     .basePath('/api')
     .use(closeIfBodyPending)
@@ -105,7 +106,7 @@ export function createApp(input: Partial<AppDeps> & Pick<AppDeps, 'db'>) {
     })
     // An answer the cache keeps was made with the headers below, so a cached answer is given as
     // it was kept, with no work per request for its headers.
-    .use(deps.readCacheMs ? readCache({ ttlMs: deps.readCacheMs }) : (_c, next) => next())
+    .use(cache ? cache.middleware : (_c, next) => next())
     .use(async (c, next) => {
       answerHeaders(c);
       await next();
@@ -147,6 +148,14 @@ export function createApp(input: Partial<AppDeps> & Pick<AppDeps, 'db'>) {
     console.error(error);
     return c.json({ error: 'Internal server error' }, 500);
   });
+  if (cache) {
+    // A kept answer is given before the middleware above runs (none of it changes a kept answer
+    // to an anonymous GET), and not as a promise, so the server writes it at once. Everything
+    // else, app.request included, goes through the app as before.
+    const dispatch = app.fetch;
+    app.fetch = (request, env, executionCtx) =>
+      cache.answer(request, deps.release.known()) ?? dispatch(request, env, executionCtx);
+  }
   return app;
 }
 

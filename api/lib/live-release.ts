@@ -5,6 +5,12 @@ import { findServedRelease, liveRelease, type ServedRelease } from '../db/querie
 export interface ReleaseSource {
   /** The release for an answer now; null before anything has been published. */
   current: () => Promise<ServedRelease | null>;
+  /**
+   * What current() would give right now without reading, once a read has finished and while it
+   * is fresh; undefined when current() would read (or is reading). Lets a kept answer be given
+   * without waiting (api/middleware/read-cache.ts).
+   */
+  known: () => ServedRelease | null | undefined;
 }
 
 /**
@@ -20,6 +26,8 @@ export function liveReleaseSource(
   const now = options.now ?? (() => Date.now());
   let value: Promise<ServedRelease | null> | null = null;
   let readAt = 0;
+  /** The value of the latest read, once it has finished. */
+  let settled: { reading: Promise<ServedRelease | null>; release: ServedRelease | null } | null = null;
   return {
     current() {
       const at = now();
@@ -27,12 +35,21 @@ export function liveReleaseSource(
         readAt = at;
         const reading = liveRelease(db);
         value = reading;
-        // A failed read is not kept: the next request reads again.
-        reading.catch(() => {
-          if (value === reading) value = null;
-        });
+        reading.then(
+          (release) => {
+            if (value === reading) settled = { reading, release };
+          },
+          // A failed read is not kept: the next request reads again.
+          () => {
+            if (value === reading) value = null;
+          },
+        );
       }
       return value;
+    },
+    known() {
+      if (value === null || settled?.reading !== value || now() - readAt >= ttlMs) return undefined;
+      return settled.release;
     },
   };
 }
@@ -40,11 +57,14 @@ export function liveReleaseSource(
 /** One release, whatever is live: a build renders its candidate release this way. */
 export function fixedReleaseSource(db: DB, id: number): ReleaseSource {
   let value: Promise<ServedRelease> | undefined;
+  let found: ServedRelease | undefined;
   return {
     current: () =>
       (value ??= findServedRelease(db, id).then((release) => {
         if (!release) throw new Error(`Release ${id} has no snapshot to build from`);
+        found = release;
         return release;
       })),
+    known: () => found,
   };
 }

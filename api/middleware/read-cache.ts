@@ -1,8 +1,10 @@
 import zlib from 'node:zlib';
+import type { MiddlewareHandler } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { parseAccept } from 'hono/utils/accept';
+import type { ServedRelease } from '../db/queries/releases.ts';
 import type { AppEnv } from '../types.ts';
-import { isHttps } from './security-headers.ts';
+import { requestIsHttps } from './security-headers.ts';
 
 /**
  * How long the server reuses an anonymous answer. With several instances on one PostgreSQL
@@ -93,6 +95,25 @@ function matches(path: string, changed: Changed): boolean {
 }
 
 /**
+ * Answers of one release are never reused for another: a switch shows at once. Answers over HTTPS
+ * carry HSTS (api/middleware/security-headers.ts), so the scheme is part of the key too.
+ */
+const keyOf = (request: Request, release: ServedRelease | null) =>
+  `${release?.id ?? 0} ${requestIsHttps(request) ? 's' : ''} ${request.url}`;
+
+export interface ReadCache {
+  /** Answers from the cache, makes and keeps what it lacks, and drops what writes change. */
+  middleware: MiddlewareHandler<AppEnv>;
+  /**
+   * A kept, fresh answer to an anonymous GET, given before the app runs, or undefined when the
+   * app has to answer. It is not a promise, so @hono/node-server writes it at once; through the
+   * app's async middleware a kept answer cost about half as much again. `release` is the release
+   * the app would answer from now, or undefined when that is not known without reading.
+   */
+  answer: (request: Request, release: ServedRelease | null | undefined) => Response | undefined;
+}
+
+/**
  * A micro-cache for the public read endpoints: the same anonymous GET within ttlMs gets the stored
  * answer instead of new queries. A successful write drops the answers it changed (routes say which
  * with `c.set('changed', ...)`), so a reader never sees their own like or comment go missing while
@@ -101,7 +122,7 @@ function matches(path: string, changed: Changed): boolean {
  * When an answer expires, the requests for it that arrive while it is being made again wait for
  * that one instead of each running the same queries.
  */
-export function readCache(options: ReadCacheOptions) {
+export function readCache(options: ReadCacheOptions): ReadCache {
   const now = options.now ?? (() => Date.now());
   const maxEntries = options.maxEntries ?? 1_000;
   const entries = new Map<string, Entry>();
@@ -117,7 +138,26 @@ export function readCache(options: ReadCacheOptions) {
     }
   }
 
-  return createMiddleware<AppEnv>(async (c, next) => {
+  function respond(entry: Entry, acceptEncoding: string | null | undefined): Response {
+    const { body, headers } = variant(entry, preferredEncoding(acceptEncoding ?? undefined));
+    return new Response(body, { status: entry.status, headers });
+  }
+
+  /** The kept answer for a key, if it is still fresh. */
+  function fresh(key: string): Entry | undefined {
+    const entry = entries.get(key);
+    return entry && now() - entry.at < options.ttlMs ? entry : undefined;
+  }
+
+  function answer(request: Request, release: ServedRelease | null | undefined): Response | undefined {
+    if (release === undefined || request.method !== 'GET' || request.headers.get('Authorization')) {
+      return undefined;
+    }
+    const entry = fresh(keyOf(request, release));
+    return entry && respond(entry, request.headers.get('Accept-Encoding'));
+  }
+
+  const middleware = createMiddleware<AppEnv>(async (c, next) => {
     const method = c.req.method;
     if (method !== 'GET' && method !== 'HEAD') {
       await next();
@@ -125,18 +165,15 @@ export function readCache(options: ReadCacheOptions) {
       return;
     }
     if (c.req.header('Authorization')) return next();
-    // Answers of one release are never reused for another: a switch shows at once. Answers over
-    // HTTPS carry HSTS (api/middleware/security-headers.ts), so the scheme is part of the key too.
-    const key = `${c.get('release')?.id ?? 0} ${isHttps(c) ? 's' : ''} ${c.req.url}`;
-    let entry: Entry | null | undefined = entries.get(key);
-    if (!entry || now() - entry.at >= options.ttlMs) {
+    const key = keyOf(c.req.raw, c.get('release'));
+    let entry: Entry | null | undefined = fresh(key);
+    if (!entry) {
       const other = making.get(key);
       entry = other ? await other.entry : await make();
       // Not cacheable (an error, not JSON): this request gets its own answer.
       if (!entry) return c.finalized ? undefined : next();
     }
-    const { body, headers } = variant(entry, preferredEncoding(c.req.header('Accept-Encoding')));
-    const answer = new Response(body, { status: entry.status, headers });
+    const answer = respond(entry, c.req.header('Accept-Encoding'));
     if (!c.finalized) return answer;
     // Replaces the answer just made rather than merging into it (Hono's setter merges headers).
     c.res = undefined;
@@ -171,4 +208,6 @@ export function readCache(options: ReadCacheOptions) {
       return made;
     }
   });
+
+  return { middleware, answer };
 }

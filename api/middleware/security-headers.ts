@@ -90,7 +90,12 @@ const HSTS: [string, string] = ['Strict-Transport-Security', 'max-age=31536000; 
 
 /** Whether the client reached us over HTTPS (directly or through a proxy that says so). */
 export function isHttps(c: Context): boolean {
-  return c.req.url.startsWith('https:') || c.req.header('X-Forwarded-Proto') === 'https';
+  return requestIsHttps(c.req.raw);
+}
+
+/** isHttps for a request not yet in the app (api/middleware/read-cache.ts). */
+export function requestIsHttps(request: Request): boolean {
+  return request.url.startsWith('https:') || request.headers.get('X-Forwarded-Proto') === 'https';
 }
 
 /**

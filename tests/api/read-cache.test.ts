@@ -42,6 +42,41 @@ describe('the read cache', () => {
     expect(await views(b!.slug)).toBe(beforeB);
   });
 
+  it('gives a kept answer to an anonymous GET before the app runs, the same as the app gave', async () => {
+    const { app } = await createTestApp({ readCacheMs: 60_000 });
+    const url = 'http://localhost/api/blog/posts';
+    const brotli = { 'Accept-Encoding': 'br' };
+    const made = await app.fetch(new Request(url, { headers: brotli }));
+    const madeBody = Buffer.from(await made.arrayBuffer());
+
+    // Kept: answered at once, not as a promise, with the same status, headers and bytes.
+    const kept = app.fetch(new Request(url, { headers: brotli }));
+    if (!(kept instanceof Response)) throw new Error('a kept answer came as a promise');
+    expect(kept.status).toBe(made.status);
+    expect([...kept.headers]).toEqual([...made.headers]);
+    expect(made.headers.get('content-encoding')).toBe('br');
+    expect(made.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(Buffer.from(await kept.arrayBuffer())).toEqual(madeBody);
+
+    // Anything else goes through the app: a signed-in reader, a HEAD, another scheme, a write.
+    const throughApp = [
+      new Request(url, { headers: { ...brotli, Authorization: 'Bearer x' } }),
+      new Request(url, { method: 'HEAD', headers: brotli }),
+      new Request(url, { headers: { ...brotli, 'X-Forwarded-Proto': 'https' } }),
+      new Request('http://localhost/api/blog/posts/no-such-post/view', { method: 'POST' }),
+    ];
+    for (const request of throughApp) {
+      const answer = app.fetch(request);
+      expect(answer).toBeInstanceOf(Promise);
+      await answer;
+    }
+    // Over HTTPS the answer is kept apart, with HSTS, and then given at once too.
+    const https = app.fetch(new Request(url, { headers: { ...brotli, 'X-Forwarded-Proto': 'https' } }));
+    if (!(https instanceof Response)) throw new Error('a kept HTTPS answer came as a promise');
+    expect(https.headers.get('strict-transport-security')).toMatch(/^max-age=/);
+    expect(kept.headers.get('strict-transport-security')).toBeNull();
+  });
+
   it('expires answers after its lifetime and never caches requests with a token', async () => {
     let clock = 0;
     const { app, db } = await createTestApp({ readCacheMs: 1_000 });

@@ -156,7 +156,11 @@ describe('the server', () => {
     const { db } = await createTestDb();
     // The live release cannot be read: the request fails before any route or the read cache.
     const failure = new Error('the database is unavailable');
-    const app = createApp({ db, readCacheMs: 1_000, release: { current: () => Promise.reject(failure) } });
+    const app = createApp({
+      db,
+      readCacheMs: 1_000,
+      release: { current: () => Promise.reject(failure), known: () => undefined },
+    });
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
       const res = await app.request('/api/items');
