@@ -80,24 +80,30 @@ export async function measure(name: string, opts: autocannon.Options, serverPid?
 /** The length of one turn in `inTurns`: half a measurement. */
 const TURN = Math.max(2, DURATION / 2);
 
+type Turn = (turn: { duration: number }) => Promise<Figure>;
+
 /**
- * A figure and its ceiling measured in turns (ceiling, figure, ceiling, figure, ceiling), each turn
- * half of BENCH_SECONDS long. This machine's speed drifts by up to 15% between 10-second runs a
- * minute apart, with nothing else running, so a ceiling measured minutes before or after a figure
- * misstates its share; in turns, both see the same machine. Requests per second are the mean of
- * the turns; latency the worst turn's.
+ * A figure and its ceilings measured in turns (each ceiling, the figure, each ceiling, the figure,
+ * each ceiling), each turn half of BENCH_SECONDS long. This machine's speed drifts by up to 15%
+ * between 10-second runs a minute apart, with nothing else running, so a ceiling measured minutes
+ * before or after a figure misstates its share; in turns, all see the same machine. Requests per
+ * second are the mean of the turns; latency the worst turn's. Ceilings come back in the order given.
  */
 export async function inTurns(
-  ceiling: (turn: { duration: number }) => Promise<Figure>,
-  figure: (turn: { duration: number }) => Promise<Figure>,
-): Promise<{ figure: Figure; ceiling: Figure }> {
-  const ceilings = [await ceiling({ duration: TURN })];
+  ceilings: Turn[],
+  figure: Turn,
+): Promise<{ figure: Figure; ceilings: Figure[] }> {
+  const ceilingTurns: Figure[][] = ceilings.map(() => []);
+  const ceilingRound = async () => {
+    for (const [i, ceiling] of ceilings.entries()) ceilingTurns[i]!.push(await ceiling({ duration: TURN }));
+  };
+  await ceilingRound();
   const figures: Figure[] = [];
   for (let i = 0; i < 2; i++) {
     figures.push(await figure({ duration: TURN }));
-    ceilings.push(await ceiling({ duration: TURN }));
+    await ceilingRound();
   }
-  return { figure: combine(figures), ceiling: combine(ceilings) };
+  return { figure: combine(figures), ceilings: ceilingTurns.map(combine) };
 }
 
 function combine(turns: Figure[]): Figure {
