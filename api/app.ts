@@ -150,8 +150,9 @@ export function createApp(input: Partial<AppDeps> & Pick<AppDeps, 'db'>) {
   });
   if (cache) {
     // A kept answer is given before the middleware above runs (none of it changes a kept answer
-    // to an anonymous GET), and not as a promise, so the server writes it at once. Everything
-    // else, app.request included, goes through the app as before.
+    // to an anonymous GET; middleware added before the read cache must not either), and not as a
+    // promise, so the server writes it at once (docs/decisions/014). Everything else goes through
+    // the app as before.
     const dispatch = app.fetch;
     app.fetch = (request, env, executionCtx) =>
       cache.answer(request, deps.release.known()) ?? dispatch(request, env, executionCtx);
