@@ -48,7 +48,7 @@ export function liveReleaseSource(
       return value;
     },
     known() {
-      if (value === null || settled?.reading !== value || now() - readAt >= ttlMs) return undefined;
+      if (settled?.reading !== value || now() - readAt >= ttlMs) return undefined;
       return settled.release;
     },
   };
