@@ -13,7 +13,7 @@ import pg from 'pg';
 import { prepareDatabase } from '../../api/db/prepare.ts';
 import { addComment } from '../../api/db/queries/comments.ts';
 import type { DB } from '../../api/db/database.ts';
-import { createEmulatorUser, startAuthEmulator } from '../../tests/helpers/auth-emulator.ts';
+import { createEmulatorUser, startAuthEmulator } from '../lib/auth-emulator.ts';
 import {
   BROWSER_HEADERS,
   captureAnswer,
@@ -29,8 +29,9 @@ import {
   stopChild,
   warmUp,
 } from './api-load.ts';
-import { machine, SQLITE_ONLY, tempDir } from './lib.ts';
-import { startCluster } from '../../tests/helpers/postgres-setup.ts';
+import { machine, SQLITE_ONLY } from './lib.ts';
+import { tempDir } from '../lib/temp.ts';
+import { startCluster } from '../lib/postgres-cluster.ts';
 
 const THREAD_SIZE = 200;
 /** A view beacon as a browser sends it: fetch() POSTs with no body. */

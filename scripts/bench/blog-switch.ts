@@ -9,10 +9,11 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Page, type Request } from 'playwright-core';
-import { CHROMIUM_ARGS } from '../../tests/helpers/browser.ts';
-import { chromiumBinary, findOrInstall } from '../../tests/helpers/system-deps.ts';
+import { CHROMIUM_ARGS } from '../lib/chromium.ts';
+import { chromiumBinary, findOrInstall } from '../lib/system-deps.ts';
 import { generateContent } from './generate-posts.ts';
-import { machine, SQLITE_ONLY, tempDir } from './lib.ts';
+import { machine, SQLITE_ONLY } from './lib.ts';
+import { tempDir } from '../lib/temp.ts';
 
 /** Target: a reader switching category at 1,000 posts downloads under 50 KB. */
 const TARGET_BYTES = 50 * 1024;

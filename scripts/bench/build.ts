@@ -6,7 +6,8 @@ import { openDatabase } from '../../api/db/database.ts';
 import { migrateToLatest } from '../../api/db/migrate.ts';
 import { syncContent } from '../../api/db/sync.ts';
 import { generateContent } from './generate-posts.ts';
-import { machine, mib, runMeasured, SQLITE_ONLY, tempDir } from './lib.ts';
+import { machine, mib, runMeasured, SQLITE_ONLY } from './lib.ts';
+import { tempDir } from '../lib/temp.ts';
 
 const sizes = process.argv.slice(2).map(Number).filter(Boolean);
 console.log(`bench:build on ${machine()}, ${new Date().toISOString()}`);

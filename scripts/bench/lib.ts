@@ -1,15 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 
 export function machine(): string {
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   return `${os.cpus().length} × ${cpu}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${os.platform()}`;
-}
-
-export function tempDir(prefix: string): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
 /** Peak resident memory of a process and its children, sampled from /proc every 100 ms. */

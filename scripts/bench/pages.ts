@@ -11,8 +11,9 @@ import { openDatabase } from '../../api/db/database.ts';
 import { prepareDatabase } from '../../api/db/prepare.ts';
 import { liveRelease } from '../../api/db/queries/releases.ts';
 import { benchBlogSwitch } from './blog-switch.ts';
-import { machine, SQLITE_ONLY, tempDir } from './lib.ts';
-import { chromiumBinary, findOrInstall } from '../../tests/helpers/system-deps.ts';
+import { machine, SQLITE_ONLY } from './lib.ts';
+import { tempDir } from '../lib/temp.ts';
+import { chromiumBinary, findOrInstall } from '../lib/system-deps.ts';
 
 // The same browser the tests use: CHROMIUM_PATH, Debian's or Playwright's, else Debian's package.
 const CHROMIUM = await findOrInstall(chromiumBinary());

@@ -6,7 +6,8 @@ import { migrateToLatest } from '../../api/db/migrate.ts';
 import { buildSite } from '../lib/build.ts';
 import { createPublisher } from '../lib/publisher.ts';
 import { generateContent } from './generate-posts.ts';
-import { machine, mib, SQLITE_ONLY, trackPeakMemory, tempDir } from './lib.ts';
+import { machine, mib, SQLITE_ONLY, trackPeakMemory } from './lib.ts';
+import { tempDir } from '../lib/temp.ts';
 
 const count = Number(process.argv[2] ?? 1000);
 console.log(`bench:publish on ${machine()}, ${new Date().toISOString()}`);

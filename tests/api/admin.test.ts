@@ -10,7 +10,8 @@ import { listAudit } from '../../api/db/queries/audit.ts';
 import { liveReleaseSource } from '../../api/lib/live-release.ts';
 import { createPublisher } from '../../scripts/lib/publisher.ts';
 import { call, emulatorVerifier, expectJson, newParent, type Parent } from '../helpers/parents.ts';
-import { CONTENT_DIR, createTestApp, tempDir } from '../helpers/test-db.ts';
+import { CONTENT_DIR, createTestApp } from '../helpers/test-db.ts';
+import { tempDir } from '../../scripts/lib/temp.ts';
 
 let app: ReturnType<typeof createApp>;
 let db: Awaited<ReturnType<typeof createTestApp>>['db'];

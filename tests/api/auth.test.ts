@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { createFirebaseVerifier } from '../../api/auth/verifier.ts';
-import { createEmulatorUser, EMULATOR_PROJECT_ID } from '../helpers/auth-emulator.ts';
+import { createEmulatorUser, EMULATOR_PROJECT_ID } from '../../scripts/lib/auth-emulator.ts';
 import { createTestApp } from '../helpers/test-db.ts';
 
 type App = Awaited<ReturnType<typeof createTestApp>>['app'];

@@ -5,7 +5,8 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { BackupError, backupDatabase } from '../../api/db/backup.ts';
 import { openDatabase } from '../../api/db/database.ts';
-import { createTestDb, onPostgres, tempDir } from '../helpers/test-db.ts';
+import { createTestDb, onPostgres } from '../helpers/test-db.ts';
+import { tempDir } from '../../scripts/lib/temp.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const TABLES = [

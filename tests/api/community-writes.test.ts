@@ -1,7 +1,11 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { createFirebaseVerifier } from '../../api/auth/verifier.ts';
 import { createRateLimiter } from '../../api/middleware/rate-limit.ts';
-import { createEmulatorUser, EMULATOR_PROJECT_ID, type EmulatorUser } from '../helpers/auth-emulator.ts';
+import {
+  createEmulatorUser,
+  EMULATOR_PROJECT_ID,
+  type EmulatorUser,
+} from '../../scripts/lib/auth-emulator.ts';
 import { createTestApp } from '../helpers/test-db.ts';
 
 type App = Awaited<ReturnType<typeof createTestApp>>['app'];

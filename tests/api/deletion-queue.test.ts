@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuditEntry, DeletionRequest, DeletionRequestList, PostSummary } from '../../api/contract.ts';
 import type { DB } from '../../api/db/database.ts';
 import type { DeliveryWorker } from '../../api/lib/deliveries.ts';
-import { createEmulatorUser } from '../helpers/auth-emulator.ts';
+import { createEmulatorUser } from '../../scripts/lib/auth-emulator.ts';
 import { createMailApp } from '../helpers/mail-app.ts';
 import {
   call,

@@ -14,7 +14,7 @@ import {
 } from '../../api/lib/deliveries.ts';
 import { startListener, type Listener } from '../helpers/listener.ts';
 import { call, createCommunityApp, expectJson, newParent } from '../helpers/parents.ts';
-import { freePort } from '../helpers/ports.ts';
+import { freePort } from '../../scripts/lib/ports.ts';
 import { createTestDb, TEST_NOW } from '../helpers/test-db.ts';
 
 const stops: (() => Promise<void>)[] = [];

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { createFirebaseVerifier } from '../../api/auth/verifier.ts';
-import { createEmulatorUser, EMULATOR_PROJECT_ID } from '../helpers/auth-emulator.ts';
+import { createEmulatorUser, EMULATOR_PROJECT_ID } from '../../scripts/lib/auth-emulator.ts';
 import { newParent } from '../helpers/parents.ts';
 import { createTestApp } from '../helpers/test-db.ts';
 

@@ -9,9 +9,10 @@ import { type DB, openDatabase } from '../../api/db/database.ts';
 import { setRoleByEmail } from '../../api/db/queries/profiles.ts';
 import { READ_CACHE_MS } from '../../api/middleware/read-cache.ts';
 import { type RunningServer, startServer } from '../../api/server.ts';
-import { createEmulatorUser, type EmulatorUser } from '../helpers/auth-emulator.ts';
+import { createEmulatorUser, type EmulatorUser } from '../../scripts/lib/auth-emulator.ts';
 import { emulatorVerifier } from '../helpers/parents.ts';
-import { createTestDb, onPostgres, tempDir } from '../helpers/test-db.ts';
+import { createTestDb, onPostgres } from '../helpers/test-db.ts';
+import { tempDir } from '../../scripts/lib/temp.ts';
 
 let servers: RunningServer[] = [];
 let location: string;

@@ -2,7 +2,11 @@
 // the real Auth emulator: no token is an anonymous reader; a token that is sent must be valid.
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { createFirebaseVerifier } from '../../api/auth/verifier.ts';
-import { createEmulatorUser, EMULATOR_PROJECT_ID, type EmulatorUser } from '../helpers/auth-emulator.ts';
+import {
+  createEmulatorUser,
+  EMULATOR_PROJECT_ID,
+  type EmulatorUser,
+} from '../../scripts/lib/auth-emulator.ts';
 import { createTestApp } from '../helpers/test-db.ts';
 
 type App = Awaited<ReturnType<typeof createTestApp>>['app'];

@@ -10,7 +10,7 @@ import { createDeliveryWorker, type DeliveryWorker } from '../../api/lib/deliver
 import { accountErasedEmail } from '../../api/lib/emails.ts';
 import { createEmailSender, EMAIL_KIND, type EmailMessage, FORGOTTEN_RECIPIENT } from '../../api/lib/mail.ts';
 import { call, createCommunityApp, expectJson, newParent } from '../helpers/parents.ts';
-import { freePort } from '../helpers/ports.ts';
+import { freePort } from '../../scripts/lib/ports.ts';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp.ts';
 import { createTestDb, TEST_MAIL, TEST_NOW } from '../helpers/test-db.ts';
 

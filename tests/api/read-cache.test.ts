@@ -1,7 +1,7 @@
 // The server's micro-cache of anonymous reads, on the real app over a real database.
 import { describe, expect, inject, it } from 'vitest';
 import { createFirebaseVerifier } from '../../api/auth/verifier.ts';
-import { createEmulatorUser, EMULATOR_PROJECT_ID } from '../helpers/auth-emulator.ts';
+import { createEmulatorUser, EMULATOR_PROJECT_ID } from '../../scripts/lib/auth-emulator.ts';
 import { createTestApp } from '../helpers/test-db.ts';
 
 describe('the read cache', () => {

@@ -9,7 +9,8 @@ import { liveRelease } from '../../api/db/queries/releases.ts';
 import { createBufferedRateLimiter } from '../../api/middleware/rate-limit.ts';
 import { type RunningServer, startServer } from '../../api/server.ts';
 import { RawConnection, requestHead } from '../helpers/raw-http.ts';
-import { createTestDb, tempDir } from '../helpers/test-db.ts';
+import { createTestDb } from '../helpers/test-db.ts';
+import { tempDir } from '../../scripts/lib/temp.ts';
 
 // The server over a tiny hand-made build of the live release: what matters here is how it serves files.
 let server: RunningServer;

@@ -7,7 +7,8 @@ import { addViews } from '../../api/db/queries/posts.ts';
 import { createViewBuffer } from '../../api/lib/view-buffer.ts';
 import { startServer } from '../../api/server.ts';
 import { createApp } from '../../api/app.ts';
-import { createTestApp, createTestDb, TEST_NOW, tempDir } from '../helpers/test-db.ts';
+import { createTestApp, createTestDb, TEST_NOW } from '../helpers/test-db.ts';
+import { tempDir } from '../../scripts/lib/temp.ts';
 
 async function stored(db: Awaited<ReturnType<typeof createTestDb>>['db'], slug: string) {
   const post = await db

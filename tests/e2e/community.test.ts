@@ -3,7 +3,7 @@
 // mode's simulated comments (baseURL).
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createEmulatorUser } from '../helpers/auth-emulator.ts';
+import { createEmulatorUser } from '../../scripts/lib/auth-emulator.ts';
 import {
   closePage,
   expectNoAxeViolations,

@@ -1,12 +1,9 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase } from '../../api/db/database.ts';
-import { prepareDatabase } from '../../api/db/prepare.ts';
-import { liveRelease } from '../../api/db/queries/releases.ts';
-import { createEmulatorUser, EMULATOR_PROJECT_ID } from '../helpers/auth-emulator.ts';
-import { type StartedServer, startServer } from '../helpers/start-server.ts';
-import { CONTENT_DIR, releaseNow, tempDir } from '../helpers/test-db.ts';
+import { createEmulatorUser, EMULATOR_PROJECT_ID } from '../../scripts/lib/auth-emulator.ts';
+import { type StartedServer, startFromBuild, startServer } from '../helpers/start-server.ts';
+import { tempDir } from '../../scripts/lib/temp.ts';
 
 const servers: StartedServer[] = [];
 afterAll(async () => {
@@ -18,26 +15,9 @@ describe('acknowledged writes survive a crash', () => {
     const host = inject('authEmulatorHost');
     const dir = tempDir();
     const dbFile = path.join(dir, 'crash.db');
-    const siteDir = path.join(dir, 'site');
-    // Seed and release first, with a copy of the harness's fresh build as the release's folder, so
-    // the server starts without building.
-    const { db } = await prepareDatabase(dbFile, CONTENT_DIR);
-    const post = await db.selectFrom('blog_posts').select(['post_id', 'slug']).executeTakeFirstOrThrow();
-    await releaseNow(db, new Date());
-    const harness = openDatabase(path.join(inject('e2eDataDir'), 'auth.db'));
-    const built = (await liveRelease(harness))!.folder;
-    await harness.destroy();
-    fs.cpSync(
-      path.join(inject('e2eDataDir'), 'site-auth', built),
-      path.join(siteDir, (await liveRelease(db))!.folder),
-      {
-        recursive: true,
-      },
-    );
-    await db.destroy();
     const env = {
       DATABASE_PATH: dbFile,
-      SITE_DIR: siteDir,
+      SITE_DIR: path.join(dir, 'site'),
       PUBLIC_FIREBASE_API_KEY: 'emulator-api-key',
       FIREBASE_PROJECT_ID: EMULATOR_PROJECT_ID,
       FIREBASE_AUTH_EMULATOR_HOST: host,
@@ -45,8 +25,12 @@ describe('acknowledged writes survive a crash', () => {
       // New parents' first comments would wait for review; this test is about durability.
       MODERATION_HOLD_FIRST: '0',
     };
-    const first = await startServer(env);
+    // Seeded, released and served from a copy of the run's build, so the server starts without building.
+    const first = await startFromBuild(inject('builtSites').auth, env);
     servers.push(first);
+    const db = openDatabase(dbFile);
+    const post = await db.selectFrom('blog_posts').select(['post_id', 'slug']).executeTakeFirstOrThrow();
+    await db.destroy();
     const users = await Promise.all(Array.from({ length: 10 }, () => createEmulatorUser(host)));
     const send = (url: string, token: string, body?: unknown) =>
       fetch(url, {

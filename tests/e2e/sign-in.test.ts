@@ -8,7 +8,7 @@ import {
   createEmulatorUser,
   emulatorOobCodes,
   setEmailEnumerationProtection,
-} from '../helpers/auth-emulator.ts';
+} from '../../scripts/lib/auth-emulator.ts';
 import { closePage, expectNoAxeViolations, launchBrowser, openPage } from '../helpers/browser.ts';
 
 let browser: Browser;

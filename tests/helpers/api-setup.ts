@@ -1,6 +1,9 @@
-// Vitest globalSetup for the api project: one real Auth emulator for every API test file.
+// Vitest globalSetup for the api projects: the run's one Auth emulator, and the template databases
+// every API test copies (SQLite files, or in api-pg databases in the run's cluster, which
+// tests/helpers/postgres-setup.ts starts first).
 import type { TestProject } from 'vitest/node';
-import { startAuthEmulator } from './auth-emulator.ts';
+import { acquire, sharedAuthEmulator } from './run-shared.ts';
+import { makeTemplates } from './test-db.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -9,7 +12,13 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
-  const emulator = await startAuthEmulator();
-  project.provide('authEmulatorHost', emulator.host);
-  return () => emulator.stop();
+  const emulator = await sharedAuthEmulator();
+  const postgresUrl = project.getProvidedContext().postgresUrl;
+  const templates = await acquire(`templates ${postgresUrl ?? 'sqlite'}`, () => makeTemplates(postgresUrl));
+  project.provide('authEmulatorHost', emulator.value);
+  project.provide('templates', templates.value);
+  return async () => {
+    await templates.release();
+    await emulator.release();
+  };
 }

@@ -1,18 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
+import { CHROMIUM_ARGS } from '../../scripts/lib/chromium.ts';
 
-// The browser chromium-setup.ts found (CHROMIUM_PATH, Debian's, or one Playwright installed),
-// never one downloaded by the tests. The flags keep it off the (closed) network.
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
-
+// The browser chromium-setup.ts found (CHROMIUM_PATH, Debian's, or one Playwright installed).
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: inject('chromiumPath'), args: CHROMIUM_ARGS, headless: true });
 }

@@ -2,7 +2,7 @@
 // installed, or reported, before any server is built. (A root-level globalSetup would run after
 // the projects' own, in Vitest 4.)
 import type { TestProject } from 'vitest/node';
-import { chromiumBinary, findOrInstall, SystemDependencyError } from './system-deps.ts';
+import { chromiumBinary, findOrInstall, SystemDependencyError } from '../../scripts/lib/system-deps.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { tempDir } from './test-db.ts';
+import { tempDir } from '../../scripts/lib/temp.ts';
 
 export interface FixturePost {
   slug: string;

@@ -1,7 +1,7 @@
 // Parents for end-to-end tests on the emulator-backed server: a real emulator account with a
 // password and a name, signed in once through the API (which creates their profile).
 import { expect, inject } from 'vitest';
-import { createEmulatorUser } from './auth-emulator.ts';
+import { createEmulatorUser } from '../../scripts/lib/auth-emulator.ts';
 
 export interface Person {
   name: string;

@@ -1,22 +1,25 @@
-// Vitest globalSetup for the e2e projects. It starts, for all browser tests:
+// Vitest globalSetup for the e2e projects (e2e, e2e-pg and smoke). The run has one of each, shared
+// by every project that asks (tests/helpers/run-shared.ts):
+// - server "demo": `npm start` with the defaults (demo mode) on a fresh SQLite file, which publishes
+//   its first release and so builds the demo site (the smoke project needs only this one);
 // - the real Auth emulator;
-// - server "demo": `npm start` with the defaults (demo mode), fresh database and site build;
-// - server "auth": `npm start` configured for Firebase against that emulator, with first comments
-//   not held for review (tests/e2e/moderation.test.ts covers pre-moderation through the links rule)
-//   child-safety escalations sent to a port where nothing listens until a test starts a listener
-//   there (an escalation target that is down at first), and mail to SMTP_URL on another such port
-//   (tests/e2e/account.test.ts starts an SMTP server there).
-// In e2e-pg both servers keep their data in a database of their own in the run's PostgreSQL cluster
-// (tests/helpers/postgres-setup.ts runs first); in e2e, in SQLite files. Everything is stopped when
-// the run ends.
-import fs from 'node:fs';
+// - server "auth": `npm start` configured for Firebase against that emulator, likewise building its
+//   site, with first comments not held for review (tests/e2e/moderation.test.ts covers
+//   pre-moderation through the links rule), child-safety escalations sent to a port where nothing
+//   listens until a test starts a listener there (an escalation target that is down at first), and
+//   mail to SMTP_URL on another such port (tests/e2e/account.test.ts starts an SMTP server there).
+// Those two builds are the run's only site builds apart from tests/e2e/publish.test.ts's one real
+// publish. In e2e-pg the same two configurations run on databases of their own in the run's
+// PostgreSQL cluster, seeded and released as a fresh server would be, serving a copy of the build
+// (startFromBuild). Everything is stopped when the run ends.
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { describeDatabase } from '../../api/db/database.ts';
-import { EMULATOR_PROJECT_ID, startAuthEmulator } from './auth-emulator.ts';
-import { freePort } from './ports.ts';
-import { startServer } from './start-server.ts';
-import { createDatabase, tempDir } from './test-db.ts';
+import { EMULATOR_PROJECT_ID } from '../../scripts/lib/auth-emulator.ts';
+import { freePort } from '../../scripts/lib/ports.ts';
+import { tempDir } from '../../scripts/lib/temp.ts';
+import { acquire, sharedAuthEmulator } from './run-shared.ts';
+import { type BuiltSites, type StartedServer, startFromBuild, startServer } from './start-server.ts';
+import { createDatabase } from './test-db.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -25,7 +28,8 @@ declare module 'vitest' {
     /** The server whose sign-in runs against the Auth emulator. */
     authBaseURL: string;
     authEmulatorHost: string;
-    e2eDataDir: string;
+    /** The run's two site builds, for tests that start a server of their own from a copy. */
+    builtSites: BuiltSites;
     /** How the auth server's database is named to a script (DATABASE_URL or DATABASE_PATH). */
     authDatabaseEnv: Record<string, string>;
     /** Where the auth server sends child-safety escalations (http://127.0.0.1:<port>/escalations). */
@@ -35,79 +39,137 @@ declare module 'vitest' {
   }
 }
 
-export default async function setup(project: TestProject) {
-  const dir = tempDir('nestling-e2e-');
-  const postgresUrl = project.getProvidedContext().postgresUrl;
-  const database = async (name: string): Promise<Record<string, string>> =>
-    postgresUrl
-      ? { DATABASE_URL: await createDatabase(postgresUrl, name) }
-      : { DATABASE_PATH: path.join(dir, `${name}.db`) };
-  const [demoDatabase, authDatabase] = [await database('demo'), await database('auth')];
-  const emulator = await startAuthEmulator();
+interface Harness {
+  baseURL: string;
+  authBaseURL: string;
+  authDatabaseEnv: Record<string, string>;
+  escalationPort: number;
+  smtpPort: number;
+}
+
+/** The auth server's settings beside its database: sign-in against the emulator, hooks on free ports. */
+async function authSettings(emulatorHost: string) {
   const escalationPort = await freePort();
   const smtpPort = await freePort();
-  // One after the other: two concurrent `astro build`s share the project's .astro/ folder.
-  const started: PromiseSettledResult<Awaited<ReturnType<typeof startServer>>>[] = [];
-  const settle = <T>(promise: Promise<T>) =>
-    promise.then(
-      (value) => ({ status: 'fulfilled', value }) as const,
-      (reason: unknown) => ({ status: 'rejected', reason }) as const,
-    );
-  started.push(
-    await settle(
-      startServer({
-        ...demoDatabase,
-        SITE_DIR: path.join(dir, 'site-demo'),
-      }),
-    ),
-  );
-  started.push(
-    await settle(
-      startServer({
-        ...authDatabase,
-        SITE_DIR: path.join(dir, 'site-auth'),
-        PUBLIC_FIREBASE_API_KEY: 'emulator-api-key',
-        PUBLIC_FIREBASE_PROJECT_ID: EMULATOR_PROJECT_ID,
-        FIREBASE_PROJECT_ID: EMULATOR_PROJECT_ID,
-        FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
-        PUBLIC_FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
-        MODERATION_HOLD_FIRST: '0',
-        SAFETY_ESCALATION_URL: `http://127.0.0.1:${escalationPort}/escalations`,
-        SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-        MAIL_FROM: 'Nestling <no-reply@nestling.test>',
-      }),
-    ),
-  );
-  const stopAll = async () => {
-    for (const result of started) if (result.status === 'fulfilled') await result.value.stop();
-    await emulator.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
+  const env = {
+    PUBLIC_FIREBASE_API_KEY: 'emulator-api-key',
+    PUBLIC_FIREBASE_PROJECT_ID: EMULATOR_PROJECT_ID,
+    FIREBASE_PROJECT_ID: EMULATOR_PROJECT_ID,
+    FIREBASE_AUTH_EMULATOR_HOST: emulatorHost,
+    PUBLIC_FIREBASE_AUTH_EMULATOR_HOST: emulatorHost,
+    MODERATION_HOLD_FIRST: '0',
+    SAFETY_ESCALATION_URL: `http://127.0.0.1:${escalationPort}/escalations`,
+    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    MAIL_FROM: 'Nestling <no-reply@nestling.test>',
   };
-  const failed = started.find((r) => r.status === 'rejected');
-  if (failed) {
-    await stopAll();
-    throw (failed as PromiseRejectedResult).reason;
+  return { env, escalationPort, smtpPort };
+}
+
+/** Stops what started if one of them failed, so a failed setup leaves no server behind. */
+async function allOrNothing(starts: (() => Promise<StartedServer>)[]): Promise<StartedServer[]> {
+  const started: StartedServer[] = [];
+  try {
+    for (const start of starts) started.push(await start());
+    return started;
+  } catch (error) {
+    for (const server of started) await server.stop();
+    throw error;
   }
-  const [demo, auth] = started.map(
-    (r) => (r as PromiseFulfilledResult<Awaited<ReturnType<typeof startServer>>>).value,
-  );
-  // Each server says which database it prepared: the one it was given, not a default.
-  for (const [server, given] of [
-    [demo!, demoDatabase],
-    [auth!, authDatabase],
-  ] as const) {
-    const expected = describeDatabase(given.DATABASE_URL ?? given.DATABASE_PATH ?? '');
-    if (!server.output().includes(`Preparing the database: ${expected} `)) {
-      await stopAll();
-      throw new Error(`A test server did not use ${expected}:\n${server.output()}`);
+}
+
+/** The demo SQLite server, built by its own first publish. */
+async function startDemoOnSqlite() {
+  const dir = tempDir('nestling-e2e-demo-');
+  const server = await startServer({
+    DATABASE_PATH: path.join(dir, 'demo.db'),
+    SITE_DIR: path.join(dir, 'site'),
+  });
+  return { value: { baseURL: server.url, builtSite: await server.liveFolder() }, stop: server.stop };
+}
+
+/** The auth SQLite server, built by its own first publish. */
+async function startAuthOnSqlite(emulatorHost: string) {
+  const dir = tempDir('nestling-e2e-auth-');
+  const auth = await authSettings(emulatorHost);
+  const database = path.join(dir, 'auth.db');
+  const server = await startServer({
+    DATABASE_PATH: database,
+    SITE_DIR: path.join(dir, 'site'),
+    ...auth.env,
+  });
+  const value = {
+    authBaseURL: server.url,
+    authDatabaseEnv: { DATABASE_PATH: database },
+    escalationPort: auth.escalationPort,
+    smtpPort: auth.smtpPort,
+    builtSite: await server.liveFolder(),
+  };
+  return { value, stop: server.stop };
+}
+
+/** The same two servers on PostgreSQL, serving copies of the SQLite servers' builds. */
+async function startOnPostgres(postgresUrl: string, emulatorHost: string, builtSites: BuiltSites) {
+  const auth = await authSettings(emulatorHost);
+  const databases = {
+    demo: await createDatabase(postgresUrl, 'e2e_demo'),
+    auth: await createDatabase(postgresUrl, 'e2e_auth'),
+  };
+  const [demo, authServer] = await allOrNothing([
+    () => startFromBuild(builtSites.demo, { DATABASE_URL: databases.demo }),
+    () => startFromBuild(builtSites.auth, { DATABASE_URL: databases.auth, ...auth.env }),
+  ]);
+  const value: Harness = {
+    baseURL: demo!.url,
+    authBaseURL: authServer!.url,
+    authDatabaseEnv: { DATABASE_URL: databases.auth },
+    escalationPort: auth.escalationPort,
+    smtpPort: auth.smtpPort,
+  };
+  return {
+    value,
+    stop: async () => {
+      for (const server of [demo!, authServer!]) await server.stop();
+    },
+  };
+}
+
+export default async function setup(project: TestProject) {
+  const releases: (() => Promise<void>)[] = [];
+  const releaseAll = async () => {
+    for (const release of releases.reverse()) await release();
+  };
+  try {
+    // One site build at a time: two concurrent `astro build`s share the project's .astro/ folder.
+    const demo = await acquire('e2e demo sqlite', startDemoOnSqlite);
+    releases.push(demo.release);
+    project.provide('baseURL', demo.value.baseURL);
+    // The smoke project (one browser test on another Node) needs only the demo server.
+    if (project.name === 'smoke') return releaseAll;
+
+    const emulator = await sharedAuthEmulator();
+    releases.push(emulator.release);
+    const sqlite = await acquire('e2e auth sqlite', () => startAuthOnSqlite(emulator.value));
+    releases.push(sqlite.release);
+    const builtSites: BuiltSites = { demo: demo.value.builtSite, auth: sqlite.value.builtSite };
+    const postgresUrl = project.getProvidedContext().postgresUrl;
+    let harness: Harness = { baseURL: demo.value.baseURL, ...sqlite.value };
+    if (postgresUrl) {
+      const onPostgres = await acquire(`e2e servers ${postgresUrl}`, () =>
+        startOnPostgres(postgresUrl, emulator.value, builtSites),
+      );
+      releases.push(onPostgres.release);
+      harness = onPostgres.value;
     }
+    project.provide('baseURL', harness.baseURL);
+    project.provide('authBaseURL', harness.authBaseURL);
+    project.provide('authDatabaseEnv', harness.authDatabaseEnv);
+    project.provide('escalationPort', harness.escalationPort);
+    project.provide('smtpPort', harness.smtpPort);
+    project.provide('authEmulatorHost', emulator.value);
+    project.provide('builtSites', builtSites);
+  } catch (error) {
+    await releaseAll();
+    throw error;
   }
-  project.provide('baseURL', demo!.url);
-  project.provide('authBaseURL', auth!.url);
-  project.provide('authEmulatorHost', emulator.host);
-  project.provide('e2eDataDir', dir);
-  project.provide('authDatabaseEnv', authDatabase);
-  project.provide('escalationPort', escalationPort);
-  project.provide('smtpPort', smtpPort);
-  return stopAll;
+  return releaseAll;
 }

@@ -8,7 +8,7 @@ import type { DB } from '../../api/db/database.ts';
 import { setRoleByEmail } from '../../api/db/queries/profiles.ts';
 import { createRateLimiter } from '../../api/middleware/rate-limit.ts';
 import type { AppDeps } from '../../api/types.ts';
-import { createEmulatorUser, EMULATOR_PROJECT_ID } from './auth-emulator.ts';
+import { createEmulatorUser, EMULATOR_PROJECT_ID } from '../../scripts/lib/auth-emulator.ts';
 import { createTestApp } from './test-db.ts';
 
 type App = ReturnType<typeof createApp>;

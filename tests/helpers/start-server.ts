@@ -1,5 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
+import { describeDatabase, openDatabase } from '../../api/db/database.ts';
+import { prepareDatabase } from '../../api/db/prepare.ts';
+import { liveRelease } from '../../api/db/queries/releases.ts';
+import { tempDir } from '../../scripts/lib/temp.ts';
+import { CONTENT_DIR, releaseNow } from './test-db.ts';
 
 export interface StartedServer {
   url: string;
@@ -7,6 +13,14 @@ export interface StartedServer {
   output: () => string;
   /** SIGTERM, then SIGKILL if it has not exited within 10 s. */
   stop: () => Promise<void>;
+  /** The folder of the site it serves now (its live release's). */
+  liveFolder: () => Promise<string>;
+}
+
+/** The live release folders of the run's two site builds (tests/helpers/e2e-setup.ts). */
+export interface BuiltSites {
+  demo: string;
+  auth: string;
 }
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -25,6 +39,17 @@ export function startServer(env: Record<string, string>, timeoutMs = 240_000): P
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  const location = env.DATABASE_URL || env.DATABASE_PATH || path.join(ROOT, 'data', 'nestling.db');
+  const liveFolder = async () => {
+    const db = openDatabase(location);
+    try {
+      const live = await liveRelease(db);
+      if (!live) throw new Error(`${describeDatabase(location)} has no live release`);
+      return path.join(path.resolve(ROOT, env.SITE_DIR ?? 'dist'), live.folder);
+    } finally {
+      await db.destroy();
+    }
+  };
   const stop = () =>
     new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve();
@@ -43,10 +68,15 @@ export function startServer(env: Record<string, string>, timeoutMs = 240_000): P
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /Nestling is running at (http:\/\/\S+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ url: match[1]!, child, output: () => output, stop });
+      if (!match) return;
+      clearTimeout(timer);
+      // It must have used the database it was given, never a default or a developer's .env.
+      const expected = `Preparing the database: ${describeDatabase(location)} `;
+      if (!output.includes(expected)) {
+        void stop();
+        return reject(new Error(`A test server did not say "${expected}":\n${output}`));
       }
+      resolve({ url: match[1]!, child, output: () => output, stop, liveFolder });
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
@@ -55,4 +85,28 @@ export function startServer(env: Record<string, string>, timeoutMs = 240_000): P
       reject(new Error(`server exited with code ${code} before it started:\n${output}`));
     });
   });
+}
+
+/**
+ * `npm start` over a new database (env's DATABASE_URL, else a SQLite file of its own), seeded from
+ * CONTENT_DIR (env's, else content/) and released as a fresh server would be, serving a copy of
+ * `builtFolder`: a live release folder built from the same content with the same site settings.
+ * The server then starts without building, as after a publish.
+ */
+export async function startFromBuild(
+  builtFolder: string,
+  env: Record<string, string>,
+): Promise<StartedServer> {
+  const dir = tempDir('nestling-server-');
+  const location = env.DATABASE_URL || env.DATABASE_PATH || path.join(dir, 'nestling.db');
+  const database: Record<string, string> = env.DATABASE_URL ? {} : { DATABASE_PATH: location };
+  const siteDir = env.SITE_DIR ?? path.join(dir, 'site');
+  const { db } = await prepareDatabase(location, env.CONTENT_DIR ?? CONTENT_DIR);
+  try {
+    await releaseNow(db, new Date());
+    fs.cpSync(builtFolder, path.join(siteDir, (await liveRelease(db))!.folder), { recursive: true });
+  } finally {
+    await db.destroy();
+  }
+  return startServer({ ...database, SITE_DIR: siteDir, ...env });
 }

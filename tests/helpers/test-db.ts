@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
@@ -15,6 +14,8 @@ import {
 } from '../../api/db/queries/releases.ts';
 import { syncContent } from '../../api/db/sync.ts';
 import type { MailSettings } from '../../api/lib/emails.ts';
+import { tempDir } from '../../scripts/lib/temp.ts';
+import type { Started } from './run-shared.ts';
 
 export const CONTENT_DIR = path.resolve(import.meta.dirname, '../../content');
 /** A fixed "now" after every seeded post, so results never depend on the day the tests run. */
@@ -26,18 +27,6 @@ export const TEST_MAIL: MailSettings = {
   privacyEmail: 'privacy@nestling.test',
   transport: 'outbox',
 };
-
-const created: string[] = [];
-process.once('exit', () => {
-  for (const dir of created) fs.rmSync(dir, { recursive: true, force: true });
-});
-
-/** A new folder under the OS temp dir, removed when the test process exits. */
-export function tempDir(prefix = 'nestling-'): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  created.push(dir);
-  return dir;
-}
 
 /**
  * Makes what the database holds now the live release, as the publisher does but without building
@@ -51,12 +40,16 @@ export async function releaseNow(db: DB, now = TEST_NOW): Promise<number> {
   return id;
 }
 
-/** Creates an empty database beside the one `adminUrl` names and returns its URL (DATABASE_URL). */
-export async function createDatabase(adminUrl: string, name: string): Promise<string> {
+/**
+ * Creates a database beside the one `adminUrl` names, empty or as a copy of `template` (a database
+ * nobody is connected to), and returns its URL (DATABASE_URL).
+ */
+export async function createDatabase(adminUrl: string, name: string, template?: string): Promise<string> {
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
-    await admin.query(`create database ${pg.escapeIdentifier(name)}`);
+    const from = template ? ` template ${pg.escapeIdentifier(template)}` : '';
+    await admin.query(`create database ${pg.escapeIdentifier(name)}${from}`);
   } finally {
     await admin.end();
   }
@@ -69,6 +62,7 @@ export async function createDatabase(adminUrl: string, name: string): Promise<st
 export const onPostgres = () => inject('postgresUrl') !== undefined;
 
 let databases = 0;
+const newDatabaseName = () => `test_${process.pid}_${(databases += 1)}_${Date.now().toString(36)}`;
 
 /**
  * Where a new, empty database for a test lives (what openDatabase takes): a SQLite file in its own
@@ -77,23 +71,64 @@ let databases = 0;
 export async function newDatabaseLocation(): Promise<string> {
   const postgresUrl = inject('postgresUrl');
   if (!postgresUrl) return path.join(tempDir(), 'test.db');
-  databases += 1;
-  return createDatabase(postgresUrl, `test_${process.pid}_${databases}_${Date.now().toString(36)}`);
+  return createDatabase(postgresUrl, newDatabaseName());
+}
+
+/** The run's template databases (SQLite files, or database names in the run's cluster). */
+export interface Templates {
+  /** Migrated only. */
+  empty: string;
+  /** Migrated, seeded from content/ and released, as of TEST_NOW. */
+  seeded: string;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    templates: Templates;
+  }
 }
 
 /**
- * A fresh migrated database (SQLite or PostgreSQL, by project); seeded from content/ and released
- * (as of TEST_NOW) unless told not to.
+ * Makes the run's templates once (tests/helpers/api-setup.ts): migrating and seeding from Markdown
+ * costs far more than copying the result, which is all a test then does.
+ */
+export async function makeTemplates(postgresUrl: string | undefined): Promise<Started<Templates>> {
+  const dir = tempDir('nestling-templates-');
+  const make = async (name: string, seed: boolean): Promise<string> => {
+    const location = postgresUrl
+      ? await createDatabase(postgresUrl, `template_${process.pid}_${name}`)
+      : path.join(dir, `${name}.db`);
+    const db = openDatabase(location);
+    await migrateToLatest(db);
+    if (seed) {
+      await syncContent(db, loadContent(CONTENT_DIR), TEST_NOW);
+      await releaseNow(db);
+    }
+    // Closed, so a SQLite file is whole (its log folded in) and nobody is connected to a
+    // PostgreSQL template, which CREATE DATABASE … TEMPLATE requires.
+    await db.destroy();
+    return postgresUrl ? new URL(location).pathname.slice(1) : location;
+  };
+  const templates = { empty: await make('empty', false), seeded: await make('seeded', true) };
+  return { value: templates, stop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * A fresh migrated database (SQLite or PostgreSQL, by project), a copy of the run's template:
+ * seeded from content/ and released (as of TEST_NOW) unless told not to.
  */
 export async function createTestDb(options: { seed?: boolean } = {}): Promise<{ db: DB; location: string }> {
-  const location = await newDatabaseLocation();
-  const db = openDatabase(location);
-  await migrateToLatest(db);
-  if (options.seed !== false) {
-    await syncContent(db, loadContent(CONTENT_DIR), TEST_NOW);
-    await releaseNow(db);
+  const templates = inject('templates');
+  const template = options.seed === false ? templates.empty : templates.seeded;
+  const postgresUrl = inject('postgresUrl');
+  let location: string;
+  if (postgresUrl) {
+    location = await createDatabase(postgresUrl, newDatabaseName(), template);
+  } else {
+    location = path.join(tempDir(), 'test.db');
+    fs.copyFileSync(template, location);
   }
-  return { db, location };
+  return { db: openDatabase(location), location };
 }
 
 /**

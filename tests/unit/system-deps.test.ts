@@ -12,7 +12,7 @@ import {
   postgresqlBinary,
   SystemDependencyError,
   type SystemHost,
-} from '../helpers/system-deps.ts';
+} from '../../scripts/lib/system-deps.ts';
 
 let dir: string;
 beforeEach(() => {

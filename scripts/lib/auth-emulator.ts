@@ -2,9 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { emulatorCall } from '../../scripts/lib/emulator-accounts.ts';
+import { emulatorCall } from './emulator-accounts.ts';
 import { freePort } from './ports.ts';
-import { tempDir } from './test-db.ts';
+import { tempDir } from './temp.ts';
 
 export const EMULATOR_PROJECT_ID = 'demo-nestling';
 const ROOT = path.resolve(import.meta.dirname, '../..');
