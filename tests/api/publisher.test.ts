@@ -19,7 +19,9 @@ import { createPublisher, type Publisher, type PublisherOptions } from '../../sc
 import { createContentDir, writePost } from '../helpers/content-fixture.ts';
 import { startListener } from '../helpers/listener.ts';
 import { expectJson } from '../helpers/parents.ts';
-import { createTestDb, TEST_NOW, tempDir } from '../helpers/test-db.ts';
+import { databaseEnv, runScript } from '../helpers/run-script.ts';
+import { createTestDb, TEST_NOW } from '../helpers/test-db.ts';
+import { tempDir } from '../../scripts/lib/temp.ts';
 
 const stops: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -329,6 +331,47 @@ describe('the publisher', () => {
     await expect(publisher.rollback({ uid: null, name: 'command line' }, null)).rejects.toThrow(
       'There is no earlier release to go back to.',
     );
+  });
+
+  it('withdraws a post marked draft from its page and the API at the next release', async () => {
+    const { file, contentDir, siteDir } = await setup([{ slug: 'first' }, { slug: 'second' }]);
+    const { publisher } = instance(file, { contentDir, siteDir });
+    await publishOnce(publisher);
+    const server = await serve(file, siteDir);
+    expect(await reader(server, 'second')).toMatchObject({ page: 200, api: 200 });
+
+    writePost(contentDir, { slug: 'second', draft: true });
+    const next = await publishOnce(publisher);
+    expect(await reader(server, 'second')).toEqual({
+      page: 404,
+      api: 404,
+      release: [`${next.id}`, `${next.id}`],
+    });
+    expect(
+      (await expectJson<BlogPost[]>(fetch(`${server.url}/api/blog/posts`), 200)).map((p) => p.slug),
+    ).toEqual(['first']);
+  });
+
+  it('rolls back from the command line (npm run publish -- --rollback), and says when it cannot', async () => {
+    const { file, contentDir, siteDir } = await setup([{ slug: 'first', title: 'First, as written' }]);
+    const { publisher, db } = instance(file, { contentDir, siteDir });
+    const one = await publishOnce(publisher);
+    writePost(contentDir, { slug: 'first', title: 'First, edited' });
+    const two = await publishOnce(publisher);
+    const env = { ...databaseEnv(file), SITE_DIR: siteDir, CONTENT_DIR: contentDir };
+
+    const back = await runScript('scripts/publish.ts', ['--rollback'], env);
+    expect(back.code, back.output).toBe(0);
+    expect(back.output).toContain(`Rolled back from release #${two.id} to #${one.id}`);
+    expect((await publishStatus(db)).live?.id).toBe(one.id);
+    const server = await serve(file, siteDir);
+    const restored = await expectJson<BlogPost>(fetch(`${server.url}/api/blog/posts/first`), 200);
+    expect(restored.title).toBe('First, as written');
+
+    const none = await runScript('scripts/publish.ts', ['--rollback'], env);
+    expect(none.code).toBe(1);
+    expect(none.output).toContain('Nothing was rolled back: There is no earlier release to go back to.');
+    expect((await publishStatus(db)).live?.id).toBe(one.id);
   });
 
   it('keeps the newest 5 builds, and always the live one and the one before it', async () => {
