@@ -201,8 +201,8 @@ describe('home', () => {
     await page.clock.install();
     await page.goto(`${base}/`);
     await waitForIsland(page, 'HeroCarousel');
-    // Give the island real time to settle (with motion allowed it would be 'on' by now).
-    await page.waitForTimeout(500);
+    // Half a second on the page's clock (with motion allowed it would be 'on' by now).
+    await page.clock.runFor(500);
     expect(await page.locator('[data-autoplay]').getAttribute('data-autoplay')).toBe('off');
     await page.clock.runFor(HERO_ADVANCE_MS * 3);
     expect(await page.getByRole('group', { name: '1 of 3' }).isVisible()).toBe(true);

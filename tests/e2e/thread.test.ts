@@ -3,8 +3,8 @@
 // "Show more comments" paging through a long thread.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createEmulatorUser } from '../helpers/auth-emulator.ts';
-import { closePage, launchBrowser, openPage } from '../helpers/browser.ts';
+import { createEmulatorUser } from '../../scripts/lib/auth-emulator.ts';
+import { closePage, launchBrowser, openPage, waitForIsland } from '../helpers/browser.ts';
 
 interface PostSummary {
   postId: number;
@@ -96,9 +96,12 @@ describe('the thread in the static page', () => {
     await page.goto(`${base}/blog/${post.slug}`);
     await page.getByRole('heading', { level: 2, name: /^Comments \(\d+\)$/ }).scrollIntoViewIfNeeded();
     await threadLoaded;
-    // Let React commit the refreshed thread and the browser lay it out.
+    await waitForIsland(page, 'CommentsSection');
+    // React has committed the refreshed thread when nothing in it is busy; two frames later the
+    // browser has laid it out and reported any shift.
+    await expect.poll(() => page.locator('#comments [aria-busy="true"]').count()).toBe(0);
     await page.evaluate(
-      () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 500))),
+      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
     );
     const cls = await page.evaluate(() => (window as unknown as { __cls: number }).__cls);
     expect(cls).toBeLessThan(0.1);
