@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 const API_TESTS = ['tests/api/**/*.test.ts'];
-const api = { environment: 'node', testTimeout: 30_000, hookTimeout: 120_000 };
+const api = { environment: 'node', testTimeout: 30_000, hookTimeout: 120_000, isolate: false };
 const e2e = {
   environment: 'node',
   testTimeout: 60_000,
@@ -38,6 +38,15 @@ export default defineConfig({
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
           // In order: the browser is found or installed before the servers are built.
+          globalSetup: ['tests/helpers/chromium-setup.ts', 'tests/helpers/e2e-setup.ts'],
+          ...e2e,
+        },
+      },
+      {
+        // The one browser test that CI also runs on the newest Node (.ci/run), with the demo server.
+        test: {
+          name: 'smoke',
+          include: ['tests/smoke/**/*.test.ts'],
           globalSetup: ['tests/helpers/chromium-setup.ts', 'tests/helpers/e2e-setup.ts'],
           ...e2e,
         },
