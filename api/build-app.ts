@@ -1,13 +1,16 @@
 // The app a site build renders from: the same Hono app the server runs, over the database the
 // server uses (DATABASE_URL for PostgreSQL when set, else DATABASE_PATH), answering from the
 // release being built. src/lib/server-api.ts calls it through the typed client; src/ never opens
-// the database itself.
+// the database itself. It is src/'s one entry into the server's code, so it also hands the build
+// the sanitizer stored post bodies went through, which the build applies again before rendering.
 import path from 'node:path';
 import { type AppType, createApp } from './app.ts';
 import { databaseLocation } from './db/database.ts';
 import { prepareDatabase } from './db/prepare.ts';
 import { parseEnv } from './env.ts';
 import { fixedReleaseSource } from './lib/live-release.ts';
+
+export { sanitizeHtml } from './lib/html.ts';
 
 /**
  * The publisher names the release being built (NESTLING_RELEASE_ID): pages render its posts while

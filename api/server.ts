@@ -11,7 +11,7 @@ import type { ServedRelease } from './db/queries/releases.ts';
 import { liveReleaseSource } from './lib/live-release.ts';
 import { createViewBuffer } from './lib/view-buffer.ts';
 import { createRateLimiters } from './middleware/rate-limit.ts';
-import { BLOG_PAGE_COUNTS_PATH, type BlogPageCounts, blogQueryPath } from '../src/lib/blog-paths.ts';
+import { BLOG_PAGE_COUNTS_PATH, type BlogPageCounts, blogQueryPath } from './contract/blog-paths.ts';
 import { type CspOptions, securityHeaders } from './middleware/security-headers.ts';
 
 export interface ServerOptions {

@@ -8,8 +8,33 @@ import type { DeliveryWorker } from './lib/deliveries.ts';
 import type { MailSettings } from './lib/emails.ts';
 import type { ReleaseSource } from './lib/live-release.ts';
 import type { ViewBuffer } from './lib/view-buffer.ts';
-import type { Changed } from './middleware/read-cache.ts';
-import type { BufferedRateLimiter, RateLimiter } from './middleware/rate-limit.ts';
+
+export interface RateDecision {
+  allowed: boolean;
+  /** How long to wait before the next attempt is allowed (0 when allowed). */
+  retryAfterSeconds: number;
+}
+
+/** Counts attempts per key in fixed windows. */
+export interface RateLimiter {
+  /** Counts one attempt and says whether it is allowed. */
+  hit: (key: string) => Promise<RateDecision>;
+  /** Gives back one attempt, for a request that was refused for another reason and stored nothing. */
+  refund: (key: string) => Promise<void>;
+}
+
+/** A limiter whose counts are written in batches; the server writes what waits before it stops. */
+export interface BufferedRateLimiter extends RateLimiter {
+  /** Writes the attempts counted since the last write now. */
+  flush: () => Promise<void>;
+}
+
+/**
+ * What a successful write changed, as API paths: an exact path (`/api/blog/posts`), or a path and
+ * everything under it (`/api/blog/posts/some-slug/*`). Cached answers for those paths are dropped.
+ * A write that names nothing drops every cached answer.
+ */
+export type Changed = string[];
 
 /** What the API needs of the publisher; scripts/lib/publisher.ts implements it. */
 export interface PublishService {

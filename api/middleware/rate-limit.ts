@@ -12,22 +12,8 @@ import {
 } from '../db/queries/rate-limits.ts';
 import { withoutDiskSync } from '../db/dialect.ts';
 import { createCountBatch } from '../lib/count-batch.ts';
-import type { AppDeps, AppEnv, UserEnv } from '../types.ts';
+import type { AppDeps, AppEnv, BufferedRateLimiter, RateDecision, RateLimiter, UserEnv } from '../types.ts';
 import { clientAddress } from './client-address.ts';
-
-export interface RateDecision {
-  allowed: boolean;
-  /** How long to wait before the next attempt is allowed (0 when allowed). */
-  retryAfterSeconds: number;
-}
-
-/** Counts attempts per key in fixed windows. */
-export interface RateLimiter {
-  /** Counts one attempt and says whether it is allowed. */
-  hit: (key: string) => Promise<RateDecision>;
-  /** Gives back one attempt, for a request that was refused for another reason and stored nothing. */
-  refund: (key: string) => Promise<void>;
-}
 
 /** The decision for a key with `hits` attempts (this one included) in the window begun at `start`. */
 function decide(hits: number, start: number, t: number, limit: number, windowMs: number): RateDecision {
@@ -66,12 +52,6 @@ export function createRateLimiter(
     },
     refund: (key) => refundAttempt(db, scope, key),
   };
-}
-
-/** A limiter whose counts are written in batches; the server writes what waits before it stops. */
-export interface BufferedRateLimiter extends RateLimiter {
-  /** Writes the attempts counted since the last write now. */
-  flush: () => Promise<void>;
 }
 
 /**

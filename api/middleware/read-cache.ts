@@ -3,7 +3,7 @@ import type { MiddlewareHandler } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { parseAccept } from 'hono/utils/accept';
 import type { ServedRelease } from '../db/queries/releases.ts';
-import type { AppEnv } from '../types.ts';
+import type { AppEnv, Changed } from '../types.ts';
 import { requestIsHttps } from './security-headers.ts';
 
 /**
@@ -80,13 +80,6 @@ function variant(entry: Entry, encoding: Encoding): Variant {
   }
   return made;
 }
-
-/**
- * What a successful write changed, as API paths: an exact path (`/api/blog/posts`), or a path and
- * everything under it (`/api/blog/posts/some-slug/*`). Cached answers for those paths are dropped.
- * A write that names nothing drops every cached answer.
- */
-export type Changed = string[];
 
 function matches(path: string, changed: Changed): boolean {
   return changed.some((c) =>

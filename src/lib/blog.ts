@@ -1,8 +1,8 @@
 // The blog list's rules (docs/product.md, "Blog list"): which posts each static page of the list
-// shows, and which pages the build writes. The pages' addresses are in blog-paths.ts.
+// shows, and which pages the build writes. The pages' addresses are in api/contract/blog-paths.ts.
 import { BLOG_CATEGORY_COLORS, BLOG_PAGE_SIZE, DEFAULT_CATEGORY_COLOR } from '../config.ts';
 import type { BlogCategory, BlogPost, PostSummary } from '../../api/contract.ts';
-import type { BlogPageCounts } from './blog-paths.ts';
+import type { BlogPageCounts } from '../../api/contract/blog-paths.ts';
 
 export type { PostSummary };
 

@@ -5,6 +5,8 @@ import { hc } from 'hono/client';
 import type { AppType } from '../../api/app.ts';
 import { createBuildApp } from '../../api/build-app.ts';
 
+export { sanitizeHtml } from '../../api/build-app.ts';
+
 let app: Promise<AppType> | undefined;
 
 export const buildApi = hc<AppType>('http://build.invalid', {
@@ -13,4 +15,3 @@ export const buildApi = hc<AppType>('http://build.invalid', {
 }).api;
 
 export { read } from './api.ts';
-export { sanitizeHtml } from '../../api/lib/html.ts';

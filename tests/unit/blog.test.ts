@@ -9,7 +9,12 @@ import {
   pageNumbers,
   type PostSummary,
 } from '../../src/lib/blog.ts';
-import { blogForwardScript, blogPath, blogQueryPath, type BlogPageCounts } from '../../src/lib/blog-paths.ts';
+import {
+  blogForwardScript,
+  blogPath,
+  blogQueryPath,
+  type BlogPageCounts,
+} from '../../api/contract/blog-paths.ts';
 
 function post(n: number, categories: string[], isFeatured = false): PostSummary {
   return {
@@ -140,7 +145,7 @@ describe('the blog addresses', () => {
   });
 
   it('imports nothing, so the server can use the same addresses under Node', () => {
-    const source = fs.readFileSync(new URL('../../src/lib/blog-paths.ts', import.meta.url), 'utf8');
+    const source = fs.readFileSync(new URL('../../api/contract/blog-paths.ts', import.meta.url), 'utf8');
     expect(source).not.toMatch(/^\s*import\b/m);
   });
 

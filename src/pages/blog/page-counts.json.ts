@@ -1,5 +1,5 @@
 // How many pages each blog list has, as this build wrote them, so the server can send an old
-// /blog?category=&page= address to its static page (blogQueryPath in src/lib/blog-paths.ts).
+// /blog?category=&page= address to its static page (blogQueryPath in api/contract/blog-paths.ts).
 import type { APIRoute } from 'astro';
 import { buildBlogList } from '../../lib/blog-list.ts';
 
