@@ -4,12 +4,13 @@ import sitemap from '@astrojs/sitemap';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'astro/config';
 import { loadEnv } from 'vite';
+import { DEFAULT_SITE_URL } from './api/contract.ts';
 
 // .env under the real environment, as api/env.ts reads it.
 const env = { ...loadEnv('production', process.cwd(), ''), ...process.env };
 
 export default defineConfig({
-  site: env.PUBLIC_SITE_URL || 'http://127.0.0.1:4321',
+  site: env.PUBLIC_SITE_URL || DEFAULT_SITE_URL,
   output: 'static',
   // scripts/ build into a fresh directory and swap it in, so readers never see a half-built site.
   outDir: env.NESTLING_OUT_DIR || './dist',

@@ -3,7 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { AccountsUnavailableError, NO_ACCOUNTS } from './auth/accounts.ts';
 import { InvalidTokenError } from './auth/verifier.ts';
-import { MAX_BODY_BYTES } from './contract.ts';
+import { DEFAULT_PRIVACY_EMAIL, DEFAULT_SITE_NAME, DEFAULT_SITE_URL, MAX_BODY_BYTES } from './contract.ts';
 import { RuleError } from './lib/errors.ts';
 import { liveReleaseSource } from './lib/live-release.ts';
 import { createViewBuffer } from './lib/view-buffer.ts';
@@ -80,11 +80,11 @@ export function createApp(input: Partial<AppDeps> & Pick<AppDeps, 'db'>) {
     verifyToken: notConfigured,
     ...createRateLimiters(input.db),
     // The product's defaults; the server takes them from the environment (api/env.ts).
-    safety: { holdFirstComment: true, escalationUrl: null, siteUrl: 'http://127.0.0.1:4321' },
+    safety: { holdFirstComment: true, escalationUrl: null, siteUrl: DEFAULT_SITE_URL },
     mail: {
-      siteName: 'Nestling',
-      siteUrl: 'http://127.0.0.1:4321',
-      privacyEmail: 'privacy@nestling.example',
+      siteName: DEFAULT_SITE_NAME,
+      siteUrl: DEFAULT_SITE_URL,
+      privacyEmail: DEFAULT_PRIVACY_EMAIL,
       transport: 'outbox',
     },
     // The build never erases anyone; the server passes Firebase's accounts (api/auth/accounts.ts).

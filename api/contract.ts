@@ -3,6 +3,16 @@
 // code; the API's routes answer with these types and the database layer maps rows to them.
 // The product rules behind the numbers are written down in docs/product.md.
 
+// ---- Defaults ----------------------------------------------------------------------------------
+// What the site calls itself and where it lives when the environment says nothing (.env.example):
+// the server (api/env.ts), the app's own defaults, the build (astro.config.mjs) and the pages
+// (src/config.ts) all start from these.
+
+export const DEFAULT_SITE_NAME = 'Nestling';
+export const DEFAULT_SITE_URL = 'http://127.0.0.1:4321';
+export const DEFAULT_MARKETPLACE_URL = 'https://m.nestling.example';
+export const DEFAULT_PRIVACY_EMAIL = 'privacy@nestling.example';
+
 // ---- Limits ----------------------------------------------------------------------------------
 
 /** A comment or reply, after trimming (docs/product.md, "Comments"). */
@@ -148,11 +158,6 @@ export interface Comment extends Reply {
   replies: Reply[];
 }
 
-export interface NewCommentBody {
-  content: string;
-  parentCommentId: number | null;
-}
-
 /**
  * What POST /api/blog/posts/:postId/comments and PATCH /api/blog/comments/:commentId answer: the
  * comment as its author sees it and the post's count (unchanged when the comment waits for review).
@@ -160,15 +165,6 @@ export interface NewCommentBody {
 export interface CommentPosted {
   comment: Reply;
   commentCount: number;
-}
-
-export interface CommentEditBody {
-  content: string;
-}
-
-/** DELETE /api/blog/comments/:commentId: a moderator removing someone else's comment says why. */
-export interface CommentDeleteBody {
-  reason?: string | null;
 }
 
 /** An author may edit a comment for this long after posting it. */
@@ -222,11 +218,6 @@ export const SUSPENSION_DAYS_MAX = 3650;
 
 export type ReportStatus = 'open' | 'resolved';
 
-export interface NewReportBody {
-  category: ReportCategory;
-  note: string | null;
-}
-
 /**
  * What POST /api/blog/comments/:commentId/reports answers (201 new, 200 the parent's existing
  * report): the report, the comment as the reporter now sees it (held, if this report hid it) and
@@ -276,30 +267,9 @@ export interface ReportGroup {
   resolution: { action: ResolveAction; reason: string; at: string; byName: string } | null;
 }
 
-export interface ResolveBody {
-  action: ResolveAction;
-  reason: string;
-}
-
 export interface ReportResolved {
   comment: ModeratedComment;
   resolvedReportIds: number[];
-}
-
-export interface ReviewBody {
-  action: 'approve' | 'reject';
-  /** Required to reject; optional to approve. */
-  reason: string | null;
-}
-
-export interface SuspendBody {
-  /** Days from now, or null: until a moderator lifts it. */
-  days: number | null;
-  reason: string;
-}
-
-export interface LiftBody {
-  reason: string;
 }
 
 export interface Suspension {
@@ -445,11 +415,6 @@ export const DEMO_USER = {
 
 // ---- Your account ----------------------------------------------------------------------------
 
-/** DELETE /api/account: the parent types their account's email address to confirm. */
-export interface AccountDeleteBody {
-  confirmEmail: string;
-}
-
 /** What DELETE /api/account answers: done, and where the confirmation email goes. */
 export interface AccountErased {
   erased: true;
@@ -532,13 +497,6 @@ export const DELETION_INFO_MAX = 2000;
 /** A request from the deletion form is done within this many days of arriving. */
 export const DELETION_DUE_DAYS = 30;
 
-export interface DeletionRequestBody {
-  email: string;
-  reason: string | null;
-  additionalInfo: string | null;
-  confirmed: true;
-}
-
 /** Open, or how it was closed: the account was erased, or no account uses the address. */
 export const DELETION_REQUEST_STATUSES = ['open', 'erased', 'no_account'] as const;
 export type DeletionRequestStatus = (typeof DELETION_REQUEST_STATUSES)[number];
@@ -583,29 +541,16 @@ export interface ThreadNotifications {
   address: string | null;
 }
 
-export interface ThreadNotificationsBody {
-  subscribed: boolean;
-}
-
 export const UNSUBSCRIBE_SCOPES = ['thread', 'all'] as const;
 export type UnsubscribeScope = (typeof UNSUBSCRIBE_SCOPES)[number];
 
 /** The random tokens in confirm and unsubscribe links: 32 bytes, hex. */
 export const LINK_TOKEN_PATTERN = /^[0-9a-f]{64}$/;
 
-export interface UnsubscribeBody {
-  token: string;
-  scope: UnsubscribeScope;
-}
-
 export interface Unsubscribed {
   scope: UnsubscribeScope;
   /** The thread's post, for `thread`. */
   postTitle: string | null;
-}
-
-export interface ConfirmEmailBody {
-  token: string;
 }
 
 export interface EmailConfirmed {
@@ -687,11 +632,6 @@ export interface PublishStatus {
   live: PublishRun | null;
   /** Where a rollback would go: the newest succeeded release older than the live one. */
   previous: PublishRun | null;
-}
-
-/** POST /api/admin/publish/rollback: an admin may say why (kept in the audit log). */
-export interface RollbackBody {
-  reason?: string | null;
 }
 
 /** What a rollback did: readers now get `to` instead of `from`. */

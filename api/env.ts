@@ -1,4 +1,13 @@
 import { z } from 'zod';
+import {
+  COMMENTS_PER_MINUTE,
+  DEFAULT_MARKETPLACE_URL,
+  DEFAULT_PRIVACY_EMAIL,
+  DEFAULT_SITE_NAME,
+  DEFAULT_SITE_URL,
+  REPORTS_PER_MINUTE,
+  WRITES_PER_MINUTE,
+} from './contract.ts';
 import { isPostgresUrl } from './db/dialect.ts';
 
 // Every variable the product reads, validated once at start-up. A bad value stops start-up
@@ -17,9 +26,9 @@ const envSchema = z.object({
   CONTENT_DIR: z.string().min(1).default('./content'),
   /** Where the built site lives; tests point it at a temporary folder. */
   SITE_DIR: z.string().min(1).default('./dist'),
-  PUBLIC_SITE_NAME: z.string().min(1).default('Nestling'),
-  PUBLIC_SITE_URL: z.url().default('http://127.0.0.1:4321'),
-  PUBLIC_MARKETPLACE_URL: z.url().default('https://m.nestling.example'),
+  PUBLIC_SITE_NAME: z.string().min(1).default(DEFAULT_SITE_NAME),
+  PUBLIC_SITE_URL: z.url().default(DEFAULT_SITE_URL),
+  PUBLIC_MARKETPLACE_URL: z.url().default(DEFAULT_MARKETPLACE_URL),
   PUBLIC_FIREBASE_API_KEY: z.string().min(1).default('demo-nestling-key'),
   PUBLIC_FIREBASE_AUTH_DOMAIN: z.string().min(1).default('demo-nestling.firebaseapp.com'),
   PUBLIC_FIREBASE_PROJECT_ID: z.string().min(1).default('demo-nestling'),
@@ -29,10 +38,10 @@ const envSchema = z.object({
   PUBLIC_FIREBASE_AUTH_EMULATOR_HOST: z.string().optional(),
   PUBLIC_DELETION_FORM_ACCOUNT_ID: z.string().optional(),
   PUBLIC_DELETION_FORM_ID: z.string().optional(),
-  /** Abuse limits: comments a minute per user (spec: 5) and other writes a minute per user. */
-  RATE_LIMIT_COMMENTS_PER_MINUTE: z.coerce.number().int().min(1).default(5),
-  RATE_LIMIT_WRITES_PER_MINUTE: z.coerce.number().int().min(1).default(600),
-  RATE_LIMIT_REPORTS_PER_MINUTE: z.coerce.number().int().min(1).default(5),
+  /** Abuse limits: comments, other writes and reports a minute per parent (docs/product.md). */
+  RATE_LIMIT_COMMENTS_PER_MINUTE: z.coerce.number().int().min(1).default(COMMENTS_PER_MINUTE),
+  RATE_LIMIT_WRITES_PER_MINUTE: z.coerce.number().int().min(1).default(WRITES_PER_MINUTE),
+  RATE_LIMIT_REPORTS_PER_MINUTE: z.coerce.number().int().min(1).default(REPORTS_PER_MINUTE),
   /** Where child-safety reports are escalated at once (a chat channel's or on-call service's webhook). */
   SAFETY_ESCALATION_URL: z.url().optional(),
   /** 1: a parent's first comment waits for a moderator; 0: it does not. */
@@ -42,7 +51,7 @@ const envSchema = z.object({
     .transform((v) => v === '1'),
   /** A CDN host's build hook, POSTed after each successful publish sync. */
   PUBLISH_HOOK_URL: z.url().optional(),
-  PUBLIC_PRIVACY_EMAIL: z.email().default('privacy@nestling.example'),
+  PUBLIC_PRIVACY_EMAIL: z.email().default(DEFAULT_PRIVACY_EMAIL),
   /** Where mail goes (smtp://user:pass@host:port or smtps://…); unset: kept in the outbox at /admin/outbox. */
   SMTP_URL: z
     .url()

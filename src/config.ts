@@ -1,13 +1,16 @@
 // One source of truth for the site's constants (docs/product.md) and the placeholders the product shows
 // (docs/product.md). Tests import these rather than repeating the numbers.
+import {
+  DEFAULT_MARKETPLACE_URL,
+  DEFAULT_PRIVACY_EMAIL,
+  DEFAULT_SITE_NAME,
+  DEFAULT_SITE_URL,
+} from '../api/contract.ts';
 
-export const SITE_NAME: string = import.meta.env.PUBLIC_SITE_NAME || 'Nestling';
-export const SITE_URL: string = (import.meta.env.PUBLIC_SITE_URL || 'http://127.0.0.1:4321').replace(
-  /\/$/,
-  '',
-);
-export const MARKETPLACE_URL: string = import.meta.env.PUBLIC_MARKETPLACE_URL || 'https://m.nestling.example';
-export const PRIVACY_EMAIL: string = import.meta.env.PUBLIC_PRIVACY_EMAIL || 'privacy@nestling.example';
+export const SITE_NAME: string = import.meta.env.PUBLIC_SITE_NAME || DEFAULT_SITE_NAME;
+export const SITE_URL: string = (import.meta.env.PUBLIC_SITE_URL || DEFAULT_SITE_URL).replace(/\/$/, '');
+export const MARKETPLACE_URL: string = import.meta.env.PUBLIC_MARKETPLACE_URL || DEFAULT_MARKETPLACE_URL;
+export const PRIVACY_EMAIL: string = import.meta.env.PUBLIC_PRIVACY_EMAIL || DEFAULT_PRIVACY_EMAIL;
 
 export const HERO_SLIDE_COUNT = 3;
 export const HERO_ADVANCE_MS = 10_000;

@@ -84,6 +84,7 @@ const emailAddress = z
   .toLowerCase()
   .pipe(z.email('must be a valid email address').max(254, 'must be at most 254 characters'));
 
+/** POST /api/account/deletion-requests: anyone may ask for an account's erasure by its address. */
 export const deletionRequestBody = z.object({
   email: emailAddress,
   reason: z.string().trim().max(DELETION_REASON_MAX).nullable().default(null),
@@ -117,7 +118,9 @@ const optionalReason = z
   .default(null)
   .transform((s) => s || null);
 
+/** DELETE /api/blog/comments/:commentId: a moderator removing someone else's comment says why. */
 export const deleteCommentBody = z.object({ reason: optionalReason });
+/** POST /api/admin/publish/rollback: an admin may say why (kept in the audit log). */
 export const rollbackBody = z.object({ reason: optionalReason });
 
 const categoryList = REPORT_CATEGORIES.join(', ');
@@ -198,3 +201,6 @@ export const confirmEmailBody = z.object({ token: linkToken });
 export const unsubscribeBody = z.object({ token: linkToken, scope });
 /** A mail client's one-click POST carries the token and scope in the address (RFC 8058). */
 export const oneClickQuery = z.object({ token: linkToken, scope });
+
+/** What a deletion request holds once validated. */
+export type DeletionRequestInput = z.output<typeof deletionRequestBody>;

@@ -1,7 +1,6 @@
 import {
   DELETION_DUE_DAYS,
   type DeletionRequest,
-  type DeletionRequestBody,
   type DeletionRequestList,
   type DeletionRequestStatus,
   SYSTEM_ACTOR,
@@ -13,6 +12,7 @@ import {
   noAccountEmail,
 } from '../../lib/emails.ts';
 import { RuleError } from '../../lib/errors.ts';
+import type { DeletionRequestInput } from '../../routes/schemas.ts';
 import type { DB } from '../database.ts';
 import type { DeletionRequestRow } from '../schema.ts';
 import { recordAudit } from './audit.ts';
@@ -52,7 +52,7 @@ function toWire(row: DeletionRequestRow, now: Date): DeletionRequest {
  */
 export async function receiveDeletionRequest(
   db: DB,
-  body: DeletionRequestBody,
+  body: DeletionRequestInput,
   mail: MailSettings,
   now: Date,
 ): Promise<boolean> {
