@@ -3,6 +3,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { isPostgres } from '../../api/db/dialect.ts';
+import { migrateToLatest, RENAMED_MIGRATIONS } from '../../api/db/migrate.ts';
 import { createTestDb } from '../helpers/test-db.ts';
 
 describe('the test database', () => {
@@ -27,5 +28,26 @@ describe('the test database', () => {
     expect(version.rows[0]!.v).toMatch(onPostgres ? /^PostgreSQL \d+/ : /^3\.\d+/);
     await first.db.destroy();
     await second.db.destroy();
+  });
+});
+
+describe('migrations', () => {
+  it('migrate a database that ran renamed migrations under their old names, running none again', async () => {
+    const { db } = await createTestDb({ seed: false });
+    const recorded = async () =>
+      (await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db)).rows.map(
+        (r) => r.name,
+      );
+    const current = await recorded();
+    // As a database migrated before the renames has them.
+    for (const [from, to] of Object.entries(RENAMED_MIGRATIONS)) {
+      await sql`update kysely_migration set name = ${from} where name = ${to}`.execute(db);
+    }
+    expect(await recorded()).toEqual(expect.arrayContaining(Object.keys(RENAMED_MIGRATIONS)));
+
+    expect(await migrateToLatest(db)).toEqual([]);
+    expect(await recorded()).toEqual(current);
+    expect(current).toEqual(expect.arrayContaining(Object.values(RENAMED_MIGRATIONS)));
+    await db.destroy();
   });
 });
