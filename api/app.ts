@@ -9,7 +9,6 @@ import { liveReleaseSource } from './lib/live-release.ts';
 import { createViewBuffer } from './lib/view-buffer.ts';
 import { createRateLimiters } from './middleware/rate-limit.ts';
 import { closeIfBodyPending } from './middleware/connection.ts';
-import { readCache } from './middleware/read-cache.ts';
 import { apiSecurityHeaders, isHttps } from './middleware/security-headers.ts';
 import { accountRoutes } from './routes/account.ts';
 import { adminRoutes } from './routes/admin.ts';
@@ -37,36 +36,30 @@ const limitBody = bodyLimit({
  * Whether a request comes without a body: GET and HEAD, and an HTTP message that declares none
  * (`Content-Length: 0` as a view beacon sends, or neither a length nor chunks). The headers answer
  * because asking the request itself (`c.req.raw.body`, as bodyLimit does) makes @hono/node-server
- * build a full Request with a body stream, which was most of the cost of a view. In-process
- * requests (app.request) declare no length, so they are asked.
+ * build a full Request with a body stream, which was most of the cost of a view. A request made
+ * in-process (app.request) declares no length, so it is asked.
  */
 function hasNoBody(c: Context<AppEnv>): boolean {
   const method = c.req.method;
   if (method === 'GET' || method === 'HEAD') return true;
   const length = c.req.header('Content-Length');
-  const served = c.env?.incoming !== undefined;
-  if (length === undefined && !served) return c.req.raw.body === null;
+  if (length === undefined && !c.get('deps').http) return c.req.raw.body === null;
   return (length === undefined || length === '0') && c.req.header('Transfer-Encoding') === undefined;
 }
 
 /**
  * Headers on every API answer: security headers, and which release answered (the server's pages
- * say the same). An answer the read cache keeps, and any answer made in-process, is made with them
- * (c.header). Any other served answer gets them on the Node response, which Node merges in as it
- * writes: made with c.header, an answer with more than one header is an undici Headers object that
- * @hono/node-server converts back for Node, which cost a view beacon a third of its time.
+ * say the same). The server serving the app may put them on its own response (HttpServing); an
+ * answer the read cache keeps is always made with them, so it is given again exactly as it was.
  */
 function answerHeaders(c: Context<AppEnv>): void {
+  const { http } = c.get('deps');
+  const onServer = http !== undefined && !c.get('kept');
+  const set = (name: string, value: string) =>
+    onServer ? http.setHeader(c, name, value) : c.header(name, value);
+  for (const [name, value] of apiSecurityHeaders(isHttps(c))) set(name, value);
   const release = c.get('release');
-  const headers = apiSecurityHeaders(isHttps(c));
-  const outgoing = c.env?.outgoing;
-  if (outgoing && !c.get('kept')) {
-    for (const [name, value] of headers) outgoing.setHeader(name, value);
-    if (release) outgoing.setHeader('X-Nestling-Release', String(release.id));
-    return;
-  }
-  for (const [name, value] of headers) c.header(name, value);
-  if (release) c.header('X-Nestling-Release', String(release.id));
+  if (release) set('X-Nestling-Release', String(release.id));
 }
 
 const notConfigured = async (): Promise<never> => {
@@ -94,7 +87,7 @@ export function createApp(input: Partial<AppDeps> & Pick<AppDeps, 'db'>) {
     ...input,
   };
 
-  const cache = deps.readCacheMs ? readCache({ ttlMs: deps.readCacheMs }) : null;
+  const cache = deps.readCache;
   const app = new Hono<AppEnv>()
     .basePath('/api')
     .use(closeIfBodyPending)
@@ -105,7 +98,9 @@ export function createApp(input: Partial<AppDeps> & Pick<AppDeps, 'db'>) {
       await next();
     })
     // An answer the cache keeps was made with the headers below, so a cached answer is given as
-    // it was kept, with no work per request for its headers.
+    // it was kept, with no work per request for its headers. Nothing before this may change an
+    // answer the cache keeps: the server gives kept answers before the app runs at all
+    // (api/node/served-api.ts), and tests/api/kept-answers.test.ts checks both are the same.
     .use(cache ? cache.middleware : (_c, next) => next())
     .use(async (c, next) => {
       answerHeaders(c);
@@ -148,15 +143,6 @@ export function createApp(input: Partial<AppDeps> & Pick<AppDeps, 'db'>) {
     console.error(error);
     return c.json({ error: 'Internal server error' }, 500);
   });
-  if (cache) {
-    // A kept answer is given before the middleware above runs (none of it changes a kept answer
-    // to an anonymous GET; middleware added before the read cache must not either), and not as a
-    // promise, so the server writes it at once (docs/decisions/014). Everything else goes through
-    // the app as before.
-    const dispatch = app.fetch;
-    app.fetch = (request, env, executionCtx) =>
-      cache.answer(request, deps.release.known()) ?? dispatch(request, env, executionCtx);
-  }
   return app;
 }
 

@@ -5,12 +5,13 @@ import { type Http2Bindings, type HttpBindings, serve } from '@hono/node-server'
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { compress } from 'hono/compress';
-import { type AppDeps, createApp } from './app.ts';
+import type { AppDeps } from './app.ts';
 import type { DB } from './db/database.ts';
 import type { ServedRelease } from './db/queries/releases.ts';
 import { liveReleaseSource } from './lib/live-release.ts';
 import { createViewBuffer } from './lib/view-buffer.ts';
 import { createRateLimiters } from './middleware/rate-limit.ts';
+import { createServedApi } from './node/served-api.ts';
 import { BLOG_PAGE_COUNTS_PATH, type BlogPageCounts, blogQueryPath } from './contract/blog-paths.ts';
 import { type CspOptions, securityHeaders } from './middleware/security-headers.ts';
 
@@ -78,7 +79,7 @@ export function createSite({
 }: Pick<ServerOptions, 'db' | 'siteDir' | 'deps' | 'csp'>) {
   // One source for files and answers: within an instance both come from the same release.
   const release = deps?.release ?? liveReleaseSource(db);
-  const api = createApp({ ...deps, db, release });
+  const api = createServedApi({ ...deps, db, release });
   const site = new Hono<SiteEnv>();
 
   site.use(async (c, next) => {

@@ -1,3 +1,4 @@
+import type { Context, MiddlewareHandler } from 'hono';
 import type { HttpBindings } from '@hono/node-server';
 import type { AccountDirectory } from './auth/accounts.ts';
 import type { Identity, TokenVerifier } from './auth/verifier.ts';
@@ -82,8 +83,34 @@ export interface AppDeps {
   views: ViewBuffer;
   /** The publishing pipeline, when this process runs one (the server does; the build does not). */
   publisher?: PublishService;
-  /** Reuse anonymous read answers for this long (the server turns it on; tests and the build do not). */
-  readCacheMs?: number;
+  /** Reuses anonymous read answers (api/middleware/read-cache.ts; the server turns it on). */
+  readCache?: ReadCache;
+  /** The HTTP server serving the app, when one does (api/node/served-api.ts); in-process use has none. */
+  http?: HttpServing;
+}
+
+/**
+ * What the server serving the app over HTTP does for it. A request that came over HTTP says in its
+ * headers whether it has a body; an in-process one may not.
+ */
+export interface HttpServing {
+  /**
+   * Puts an answer's header on the server's own response instead of the answer, where that is
+   * cheaper (docs/decisions/013). Never used for an answer the read cache keeps: that carries its own.
+   */
+  setHeader: (c: Context<AppEnv>, name: string, value: string) => void;
+}
+
+export interface ReadCache {
+  /** Answers from the cache, makes and keeps what it lacks, and drops what writes change. */
+  middleware: MiddlewareHandler<AppEnv>;
+  /**
+   * A kept, fresh answer to an anonymous GET, given before the app runs, or undefined when the
+   * app has to answer. It is not a promise, so @hono/node-server writes it at once; through the
+   * app's async middleware a kept answer cost about half as much again. `release` is the release
+   * the app would answer from now, or undefined when that is not known without reading.
+   */
+  answer: (request: Request, release: ServedRelease | null | undefined) => Response | undefined;
 }
 
 export interface AppEnv {

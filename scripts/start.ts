@@ -12,7 +12,7 @@ import { ESCALATION } from '../api/db/queries/reports.ts';
 import { createDeliveryWorker, createWebhookSender } from '../api/lib/deliveries.ts';
 import { createEmailSender, EMAIL_KIND } from '../api/lib/mail.ts';
 import { createRateLimiters } from '../api/middleware/rate-limit.ts';
-import { READ_CACHE_MS } from '../api/middleware/read-cache.ts';
+import { READ_CACHE_MS, readCache } from '../api/middleware/read-cache.ts';
 import { startServer } from '../api/server.ts';
 import { needsBuild } from './lib/build.ts';
 import { loadEnv } from './lib/env.ts';
@@ -81,7 +81,7 @@ const server = await startServer({
       transport: env.SMTP_URL ? 'smtp' : 'outbox',
     },
     // Anonymous reads are reused for a second; a write through this instance clears what it changed.
-    readCacheMs: READ_CACHE_MS,
+    readCache: readCache({ ttlMs: READ_CACHE_MS }),
   },
   csp: {
     firebase: isDemoApiKey(env.PUBLIC_FIREBASE_API_KEY)

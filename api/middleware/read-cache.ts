@@ -1,9 +1,8 @@
 import zlib from 'node:zlib';
-import type { MiddlewareHandler } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { parseAccept } from 'hono/utils/accept';
 import type { ServedRelease } from '../db/queries/releases.ts';
-import type { AppEnv, Changed } from '../types.ts';
+import type { AppEnv, Changed, ReadCache } from '../types.ts';
 import { requestIsHttps } from './security-headers.ts';
 
 /**
@@ -93,18 +92,6 @@ function matches(path: string, changed: Changed): boolean {
  */
 const keyOf = (request: Request, release: ServedRelease | null) =>
   `${release?.id ?? 0} ${requestIsHttps(request) ? 's' : ''} ${request.url}`;
-
-export interface ReadCache {
-  /** Answers from the cache, makes and keeps what it lacks, and drops what writes change. */
-  middleware: MiddlewareHandler<AppEnv>;
-  /**
-   * A kept, fresh answer to an anonymous GET, given before the app runs, or undefined when the
-   * app has to answer. It is not a promise, so @hono/node-server writes it at once; through the
-   * app's async middleware a kept answer cost about half as much again. `release` is the release
-   * the app would answer from now, or undefined when that is not known without reading.
-   */
-  answer: (request: Request, release: ServedRelease | null | undefined) => Response | undefined;
-}
 
 /**
  * A micro-cache for the public read endpoints: the same anonymous GET within ttlMs gets the stored

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { LikeStatus, PostStats } from '../../api/contract.ts';
 import { type DB, openDatabase } from '../../api/db/database.ts';
 import { setRoleByEmail } from '../../api/db/queries/profiles.ts';
-import { READ_CACHE_MS } from '../../api/middleware/read-cache.ts';
+import { READ_CACHE_MS, readCache } from '../../api/middleware/read-cache.ts';
 import { type RunningServer, startServer } from '../../api/server.ts';
 import { createEmulatorUser, type EmulatorUser } from '../../scripts/lib/auth-emulator.ts';
 import { emulatorVerifier } from '../helpers/parents.ts';
@@ -30,7 +30,7 @@ async function instance(): Promise<RunningServer> {
     deps: {
       verifyToken: emulatorVerifier(),
       safety: { holdFirstComment: false, escalationUrl: null, siteUrl: 'http://nestling.test' },
-      readCacheMs: READ_CACHE_MS,
+      readCache: readCache({ ttlMs: READ_CACHE_MS }),
     },
   });
 }

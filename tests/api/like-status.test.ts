@@ -1,6 +1,7 @@
 // GET /api/blog/posts/:slug/like-status on the real app over a real SQLite file, with tokens from
 // the real Auth emulator: no token is an anonymous reader; a token that is sent must be valid.
 import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { readCache } from '../../api/middleware/read-cache.ts';
 import { createFirebaseVerifier } from '../../api/auth/verifier.ts';
 import {
   createEmulatorUser,
@@ -113,7 +114,7 @@ describe('like status', () => {
   it('never answers a bad token from the read cache', async () => {
     const { app: cached } = await createTestApp({
       verifyToken: createFirebaseVerifier(EMULATOR_PROJECT_ID),
-      readCacheMs: 60_000,
+      readCache: readCache({ ttlMs: 60_000 }),
     });
     expect((await status(undefined, cached)).status).toBe(200);
     const res = await status('Bearer not-a-jwt', cached);

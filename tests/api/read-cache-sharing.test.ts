@@ -4,6 +4,7 @@
 import zlib from 'node:zlib';
 import type { KyselyPlugin } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { readCache } from '../../api/middleware/read-cache.ts';
 import { createApp } from '../../api/app.ts';
 import { createTestDb, TEST_NOW } from '../helpers/test-db.ts';
 
@@ -18,7 +19,11 @@ async function countingApp() {
     },
     transformResult: async ({ result }) => result,
   };
-  const app = createApp({ db: db.withPlugin(counter), now: () => TEST_NOW, readCacheMs: 60_000 });
+  const app = createApp({
+    db: db.withPlugin(counter),
+    now: () => TEST_NOW,
+    readCache: readCache({ ttlMs: 60_000 }),
+  });
   return { app, db, queries: () => queries };
 }
 

@@ -1,15 +1,18 @@
 // The server's micro-cache of anonymous reads, on the real app over a real database.
 import { describe, expect, inject, it } from 'vitest';
+import { liveReleaseSource } from '../../api/lib/live-release.ts';
+import { readCache } from '../../api/middleware/read-cache.ts';
+import { createServedApi } from '../../api/node/served-api.ts';
 import { createFirebaseVerifier } from '../../api/auth/verifier.ts';
 import { createEmulatorUser, EMULATOR_PROJECT_ID } from '../../scripts/lib/auth-emulator.ts';
-import { createTestApp } from '../helpers/test-db.ts';
+import { createTestApp, createTestDb, TEST_NOW } from '../helpers/test-db.ts';
 
 describe('the read cache', () => {
   it('reuses an anonymous answer, and a write drops only the answers it changed', async () => {
     const host = inject('authEmulatorHost');
     process.env.FIREBASE_AUTH_EMULATOR_HOST = host;
     const { app, db } = await createTestApp({
-      readCacheMs: 60_000,
+      readCache: readCache({ ttlMs: 60_000 }),
       verifyToken: createFirebaseVerifier(EMULATOR_PROJECT_ID),
     });
     const parent = await createEmulatorUser(host);
@@ -43,7 +46,13 @@ describe('the read cache', () => {
   });
 
   it('gives a kept answer to an anonymous GET before the app runs, the same as the app gave', async () => {
-    const { app } = await createTestApp({ readCacheMs: 60_000 });
+    const { db } = await createTestDb();
+    const app = createServedApi({
+      db,
+      now: () => TEST_NOW,
+      release: liveReleaseSource(db),
+      readCache: readCache({ ttlMs: 60_000 }),
+    });
     const url = 'http://localhost/api/blog/posts';
     const brotli = { 'Accept-Encoding': 'br' };
     const made = await app.fetch(new Request(url, { headers: brotli }));
@@ -79,7 +88,7 @@ describe('the read cache', () => {
 
   it('expires answers after its lifetime and never caches requests with a token', async () => {
     let clock = 0;
-    const { app, db } = await createTestApp({ readCacheMs: 1_000 });
+    const { app, db } = await createTestApp({ readCache: readCache({ ttlMs: 1_000 }) });
     // The middleware's clock is Date.now; steer it through the lifetime instead of sleeping.
     const realNow = Date.now;
     Date.now = () => realNow() + clock;

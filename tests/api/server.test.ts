@@ -3,6 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { readCache } from '../../api/middleware/read-cache.ts';
 import { createApp } from '../../api/app.ts';
 import { MAX_BODY_BYTES } from '../../api/contract.ts';
 import { liveRelease } from '../../api/db/queries/releases.ts';
@@ -37,7 +38,7 @@ beforeAll(async () => {
     siteDir: siteRoot,
     host: '127.0.0.1',
     port: 0,
-    deps: { readCacheMs: 1_000 },
+    deps: { readCache: readCache({ ttlMs: 1_000 }) },
   });
   post = ((await (await fetch(`${server.url}/api/blog/posts`)).json()) as (typeof post)[])[0]!;
 });
@@ -159,7 +160,7 @@ describe('the server', () => {
     const failure = new Error('the database is unavailable');
     const app = createApp({
       db,
-      readCacheMs: 1_000,
+      readCache: readCache({ ttlMs: 1_000 }),
       release: { current: () => Promise.reject(failure), known: () => undefined },
     });
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
