@@ -1,13 +1,23 @@
 // A post's comment thread, page by page, shared by everything that shows it. The thread is the
 // viewer's own (keyed by post and uid): an author sees their comment awaiting review and why theirs
 // was removed, a moderator sees everything. Actions (comment, reply, edit, delete, report, like)
-// change it in place and move the post's comment count with the server's answer.
+// change it in place and move the post's comment count with the server's answer. In demo mode the
+// demo parent's thread and writes are simulated by src/stores/comments-demo.ts instead, behind the
+// same functions.
 import { useStore } from '@nanostores/react';
-import type { Comment, ReportCategory, Reply } from '../../api/contract.ts';
+import { useEffect } from 'react';
+import type { Comment, PostStats, ReportCategory, Reply } from '../../api/contract.ts';
 import { api, read, withToken } from '../lib/api.ts';
-import { addToThread, deleteFromThread, nextCursor, replaceInThread } from '../lib/thread.ts';
-import { $auth, getIdToken } from './auth.ts';
-import { postStats } from './posts.ts';
+import { addToThread, countAll, deleteFromThread, nextCursor, replaceInThread } from '../lib/thread.ts';
+import { $auth, accountName, type AuthState, getIdToken } from './auth.ts';
+import {
+  $demoThreads,
+  dropDemoThread,
+  loadDemoThread,
+  postDemoComment,
+  reportDemoComment,
+} from './comments-demo.ts';
+import { postStats, usePostStats } from './posts.ts';
 import { keyedQuery } from './query.ts';
 
 export interface Thread {
@@ -16,6 +26,8 @@ export interface Thread {
   /** The cursor of the next page, or null when every comment is shown. */
   next: number | null;
 }
+
+export type Post = { postId: number; slug: string };
 
 /** `postId|uid` (uid empty for anonymous readers). */
 const threadKey = (postId: number | string, uid: string | null) => `${postId}|${uid ?? ''}`;
@@ -37,15 +49,62 @@ async function loadPage(key: string, before: number | null): Promise<Thread> {
 export const threads = keyedQuery<Thread>('thread', (key) => loadPage(key, null));
 
 /**
- * The live thread as this viewer sees it, or the one in the static HTML until it has loaded. While
- * sign-in is still being checked (`uid` undefined) nothing is fetched.
+ * Demo mode's simulated discussion is the demo parent's alone: in demo mode visitors start signed
+ * out and read the real thread.
  */
-export function useThread(postId: number, uid: string | null | undefined, initial: Thread) {
-  const { data, loading, error } = useStore(
-    threads.store(uid === undefined ? null : threadKey(postId, uid)),
-    { ssr: 'initial' },
-  );
-  return { thread: data ?? initial, refreshing: loading, failed: error !== undefined && !data };
+export function inDemo(auth: Pick<AuthState, 'demoMode' | 'user'> = $auth.get()): boolean {
+  return auth.demoMode && auth.user !== null;
+}
+
+export interface Discussion {
+  /** What the thread shows now: the static page's until the viewer's loads; null while loading. */
+  comments: Comment[] | null;
+  /** There is a further page to show. */
+  hasMore: boolean;
+  /** The viewer's thread failed to load (the static one stays). */
+  failed: boolean;
+  /** The post's comment count, everywhere it is shown. */
+  count: number;
+}
+
+/**
+ * The post's thread as this viewer sees it: the static page's until theirs has loaded (nothing is
+ * fetched while sign-in is being checked), or demo mode's simulated one.
+ */
+export function useDiscussion(
+  post: Post,
+  initial: { thread: Thread; stats: Omit<PostStats, 'postId'> },
+): Discussion {
+  // Hydrate with the state the static HTML was rendered with (the stores' initial values).
+  const auth = useStore($auth, { ssr: 'initial' });
+  const demo = inDemo(auth);
+  const uid = auth.loading || demo ? undefined : (auth.user?.uid ?? null);
+  const { data, error } = useStore(threads.store(uid === undefined ? null : threadKey(post.postId, uid)), {
+    ssr: 'initial',
+  });
+  const simulated = useStore($demoThreads, { keys: [String(post.postId)] })[post.postId];
+  const stats = usePostStats(post.slug, initial.stats);
+  useEffect(() => {
+    if (!demo) return;
+    loadDemoThread(post.postId);
+    return () => dropDemoThread(post.postId);
+  }, [demo, post.postId]);
+
+  if (demo) {
+    return {
+      comments: simulated ?? null,
+      hasMore: false,
+      failed: false,
+      count: simulated ? countAll(simulated) : 0,
+    };
+  }
+  const thread = data ?? initial.thread;
+  return {
+    comments: thread.comments,
+    hasMore: thread.next !== null,
+    failed: error !== undefined && !data,
+    count: stats.commentCount,
+  };
 }
 
 /** Loads the thread afresh (the Retry after a failed load). */
@@ -72,8 +131,6 @@ async function requireToken(): Promise<string> {
   return token;
 }
 
-type Post = { postId: number; slug: string };
-
 /** Changes the thread everywhere it is shown, and sets the post's count from the server's answer. */
 function apply(post: Post, change: (comments: Comment[]) => Comment[], commentCount?: number): void {
   threads.update(currentKey(post.postId), (thread) => ({ ...thread, comments: change(thread.comments) }));
@@ -90,6 +147,7 @@ export async function postComment(
   content: string,
   parentCommentId: number | null,
 ): Promise<Reply> {
+  if (inDemo()) return postDemoComment(post.postId, content, parentCommentId, accountName($auth.get()));
   const posted = await read(
     api.blog.posts[':postId'].comments.$post(
       { param: { postId: String(post.postId) }, json: { content: content.trim(), parentCommentId } },
@@ -133,12 +191,13 @@ export async function deleteComment(post: Post, comment: Reply, reason: string |
 /** Reports a comment; a report that hides it hides it here at once, and the counts follow. */
 export async function reportComment(
   post: Post,
-  commentId: number,
+  comment: Reply,
   report: { category: ReportCategory; note: string | null },
 ): Promise<Reply> {
+  if (inDemo()) return reportDemoComment(comment);
   const filed = await read(
     api.blog.comments[':commentId'].reports.$post(
-      { param: { commentId: String(commentId) }, json: report },
+      { param: { commentId: String(comment.comment_id) }, json: report },
       withToken(await requireToken()),
     ),
   );
@@ -148,6 +207,8 @@ export async function reportComment(
 
 /** Likes or unlikes a comment or reply; its count comes from the answer. */
 export async function likeComment(postId: number, commentId: number): Promise<void> {
+  // Demo mode's comments take no likes (they show their counts only).
+  if (inDemo()) return;
   const { likeCount } = await read(
     api.blog.comments[':commentId'].like.$post(
       { param: { commentId: String(commentId) } },

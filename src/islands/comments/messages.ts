@@ -1,8 +1,15 @@
 // What the comment islands tell people when something fails (docs/product.md).
+import type { Reply } from '../../../api/contract.ts';
 import { ApiError, errorMessage } from '../../lib/api.ts';
 
 export const SUBMIT_FAILED = 'Failed to submit comment. Please try again.';
 export const LOAD_FAILED = 'Failed to load comments';
+
+/** What to announce after posting: a comment waiting for review says so. */
+export const postedMessage = (comment: Reply, what: 'comment' | 'reply') =>
+  comment.status === 'pending'
+    ? `Your ${what} is awaiting review: it will appear for others once a moderator approves it.`
+    : `Your ${what} was posted.`;
 
 /**
  * A failed post: the server's own sentence when it says what to do (wait when rate limited, why
