@@ -2,14 +2,15 @@
 // "Download my data" and "Delete my account". Signed-out readers get the sign-in prompt; after a
 // deletion the page says it is done, with this browser signed out.
 import { useStore } from '@nanostores/react';
-import { type SubmitEvent, useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { errorMessage } from '../lib/api.ts';
-import { deleteMyAccount, downloadMyData, leaveAfterDeletion } from '../stores/account.ts';
-import { $auth, accountEmail, accountName, initAuth } from '../stores/auth.ts';
-import { SignInPrompt } from '../components/SignInPrompt.tsx';
+import { downloadMyData, leaveAfterDeletion } from '../stores/account.ts';
+import { $auth, accountEmail, accountName, type AuthState, initAuth } from '../stores/auth.ts';
 import { Avatar } from './comments/Avatar.tsx';
 import { RoleBadge, UserTypeBadge } from './comments/badges.tsx';
-import { buttons, DialogFooter, DialogShell } from './dialogs/DialogShell.tsx';
+import { DeleteAccountDialog } from './account/DeleteAccountDialog.tsx';
+import { buttons } from './dialogs/DialogShell.tsx';
+import { RoleGate } from './RoleGate.tsx';
 
 const section = 'border-sand rounded-2xl border bg-white p-6 shadow-sm';
 const heading = 'text-ink text-xl font-bold';
@@ -22,8 +23,6 @@ type Download =
 
 export default function AccountPage() {
   const auth = useStore($auth, { ssr: 'initial' });
-  const [download, setDownload] = useState<Download>({ state: 'idle' });
-  const [confirming, setConfirming] = useState(false);
   const [deleted, setDeleted] = useState<string | null>(null);
   const doneRef = useRef<HTMLHeadingElement>(null);
 
@@ -48,11 +47,29 @@ export default function AccountPage() {
       </section>
     );
   }
-  if (auth.loading) return <p className="text-muted">Checking your account…</p>;
-  if (!auth.user) {
-    return <SignInPrompt text="Sign in to see your account, download your data or delete your account." />;
-  }
+  return (
+    <RoleGate
+      auth={auth}
+      access="signed-in"
+      signIn="Sign in to see your account, download your data or delete your account."
+    >
+      {auth.user && <Account auth={auth} user={auth.user} onDeleted={setDeleted} />}
+    </RoleGate>
+  );
+}
 
+/** The signed-in parent's profile, their data and the way to delete the account. */
+function Account({
+  auth,
+  user,
+  onDeleted,
+}: {
+  auth: AuthState;
+  user: NonNullable<AuthState['user']>;
+  onDeleted: (sentTo: string) => void;
+}) {
+  const [download, setDownload] = useState<Download>({ state: 'idle' });
+  const [confirming, setConfirming] = useState(false);
   const name = accountName(auth);
   const email = accountEmail(auth);
 
@@ -73,7 +90,7 @@ export default function AccountPage() {
           Profile
         </h2>
         <div className="mt-4 flex items-center gap-4">
-          <Avatar name={name} photoUrl={auth.profile?.photo_url ?? auth.user.photoURL} size="lg" />
+          <Avatar name={name} photoUrl={auth.profile?.photo_url ?? user.photoURL} size="lg" />
           <dl className="min-w-0">
             <dt className="sr-only">Name</dt>
             <dd className="text-ink truncate text-lg font-semibold">{name}</dd>
@@ -152,92 +169,12 @@ export default function AccountPage() {
           email={email}
           onDeleted={(sentTo) => {
             // The page says it is done first; signing out then changes nothing on it.
-            setDeleted(sentTo);
+            onDeleted(sentTo);
             void leaveAfterDeletion();
           }}
           onClose={() => setConfirming(false)}
         />
       )}
     </div>
-  );
-}
-
-function DeleteAccountDialog({
-  email,
-  onDeleted,
-  onClose,
-}: {
-  email: string;
-  onDeleted: (sentTo: string) => void;
-  onClose: () => void;
-}) {
-  const id = useId();
-  const [typed, setTyped] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [working, setWorking] = useState(false);
-
-  async function submit(event: SubmitEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (working) return;
-    // An account without an address is refused by the API, with whom to write to instead.
-    if (email && typed.trim().toLowerCase() !== email.toLowerCase()) {
-      setError("That is not this account's email address. Type it exactly to confirm.");
-      document.getElementById(`${id}-email`)?.focus();
-      return;
-    }
-    setWorking(true);
-    setError(null);
-    try {
-      onDeleted((await deleteMyAccount(typed.trim())).email);
-    } catch (failure) {
-      setError(errorMessage(failure));
-      setWorking(false);
-    }
-  }
-
-  return (
-    <DialogShell
-      title="Delete your account?"
-      description="Your account and what you wrote are deleted at once, and you are signed out. This cannot be undone."
-      onClose={onClose}
-      fallbackFocus={() =>
-        document.getElementById('deleted-heading') ?? document.getElementById('delete-heading')
-      }
-    >
-      <form
-        onSubmit={(event) => void submit(event)}
-        noValidate
-        className="space-y-4"
-        aria-busy={working || undefined}
-      >
-        <div>
-          <label htmlFor={`${id}-email`} className="text-ink text-sm font-medium">
-            Type your email address to confirm
-          </label>
-          <input
-            id={`${id}-email`}
-            type="email"
-            autoComplete="off"
-            spellCheck={false}
-            value={typed}
-            onChange={(event) => setTyped(event.target.value)}
-            aria-describedby={error ? `${id}-hint ${id}-error` : `${id}-hint`}
-            aria-invalid={error ? true : undefined}
-            className="border-sand text-ink focus:border-brand focus:ring-brand/30 mt-1 block w-full rounded-lg border bg-white px-3 py-2 focus:ring-2 focus:outline-none"
-          />
-          <p id={`${id}-hint`} className="text-muted mt-1 text-xs">
-            This account: {email}
-          </p>
-        </div>
-        <DialogFooter
-          error={error}
-          errorId={`${id}-error`}
-          onCancel={onClose}
-          submitLabel={working ? 'Deleting my account…' : 'Delete my account'}
-          working={working}
-          destructive
-        />
-      </form>
-    </DialogShell>
   );
 }

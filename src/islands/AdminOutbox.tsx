@@ -5,10 +5,10 @@ import { useStore } from '@nanostores/react';
 import { useEffect } from 'react';
 import { isAdmin, type OutboxEmail } from '../../api/contract.ts';
 import { ShowMore, useShowMore } from '../components/ShowMore.tsx';
-import { SignInPrompt } from '../components/SignInPrompt.tsx';
 import { loadMoreOutbox, outbox } from '../stores/admin.ts';
 import { $auth, accountEmail, initAuth } from '../stores/auth.ts';
 import { When } from './moderation/parts.tsx';
+import { type Access, hasAccess, RoleGate } from './RoleGate.tsx';
 
 const badge = 'inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold';
 
@@ -27,26 +27,32 @@ function State({ email, kept }: { email: OutboxEmail; kept: boolean }) {
 
 export default function AdminOutbox() {
   const auth = useStore($auth, { ssr: 'initial' });
-  const uid =
-    !auth.loading && !auth.demoMode && isAdmin(auth.profile?.role) ? (auth.user?.uid ?? null) : null;
-  const page = useStore(outbox.store(uid));
-  const more = useShowMore(() => (uid ? loadMoreOutbox(uid) : Promise.resolve()));
+  const access: Access = { role: isAdmin };
+  const uid = hasAccess(auth, access) ? (auth.user?.uid ?? null) : null;
 
   useEffect(() => initAuth(), []);
 
-  if (auth.loading || (auth.user && !auth.profile && !auth.demoMode)) {
-    return <p className="text-muted">Checking your account…</p>;
-  }
-  if (!auth.user) return <SignInPrompt text="Sign in with an admin account to read the mail outbox." />;
-  if (!uid) {
-    return (
-      <p role="alert" className="rounded-2xl bg-amber-50 p-6 text-amber-950">
-        The mail outbox is for admins only. Ask an admin to run{' '}
-        <code>npm run user:role -- {accountEmail(auth) || 'you@example.com'} admin</code> for you.
-      </p>
-    );
-  }
-  const admin = uid;
+  return (
+    <RoleGate
+      auth={auth}
+      access={access}
+      signIn="Sign in with an admin account to read the mail outbox."
+      forbidden={
+        <p role="alert" className="rounded-2xl bg-amber-50 p-6 text-amber-950">
+          The mail outbox is for admins only. Ask an admin to run{' '}
+          <code>npm run user:role -- {accountEmail(auth) || 'you@example.com'} admin</code> for you.
+        </p>
+      }
+    >
+      {uid && <Outbox admin={uid} />}
+    </RoleGate>
+  );
+}
+
+/** The mail log, newest first, a page at a time. */
+function Outbox({ admin }: { admin: string }) {
+  const page = useStore(outbox.store(admin));
+  const more = useShowMore(() => loadMoreOutbox(admin));
 
   if (!page.data) {
     return page.error ? (

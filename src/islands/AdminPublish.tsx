@@ -2,18 +2,19 @@
 // button, a Roll back button with a confirm step, and the recent releases (runs of every instance,
 // read from the database). Admins only; everyone else sees why, with a way to sign in.
 import { useStore } from '@nanostores/react';
-import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import {
-  isAdmin as isAdminRole,
+  isAdmin,
   type PublishRun,
   type PublishState,
   type PublishStatus,
   RELEASES_KEPT,
 } from '../../api/contract.ts';
-import { api, errorMessage, read, withToken } from '../lib/api.ts';
-import { $auth, getIdToken, initAuth } from '../stores/auth.ts';
 import { ColumnHeads } from '../components/ColumnHeads.tsx';
-import { SignInPrompt } from '../components/SignInPrompt.tsx';
+import { errorMessage } from '../lib/api.ts';
+import { publishing, publishNow, rollBack } from '../stores/admin.ts';
+import { $auth, accountEmail, initAuth } from '../stores/auth.ts';
+import { type Access, hasAccess, RoleGate } from './RoleGate.tsx';
 
 // The dialog (and Radix with it) loads only when an admin asks to roll back.
 const ActionDialog = lazy(() =>
@@ -44,44 +45,31 @@ const button =
 
 export default function AdminPublish() {
   const auth = useStore($auth, { ssr: 'initial' });
-  const [status, setStatus] = useState<PublishStatus | null>(null);
+  const access: Access = { role: isAdmin };
+  const uid = hasAccess(auth, access) ? (auth.user?.uid ?? null) : null;
+  const { data: status, error: loadError } = useStore(publishing.store(uid));
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
   const [confirming, setConfirming] = useState(false);
-  const isAdmin = isAdminRole(auth.profile?.role) && !auth.demoMode;
 
   useEffect(() => initAuth(), []);
 
-  const refresh = useCallback(async () => {
-    try {
-      const token = await getIdToken();
-      setStatus(await read(api.admin.publish.$get(undefined, withToken(token))));
-      setError(null);
-    } catch (failure) {
-      setError(errorMessage(failure));
-    }
-  }, []);
-
+  // While a release runs, look every 2 s; otherwise every 10 s (other admins, other instances).
   const busy = status?.current !== null && status?.current !== undefined;
   useEffect(() => {
-    if (!isAdmin) return;
-    const first = setTimeout(() => void refresh(), 0);
-    const timer = setInterval(() => void refresh(), busy ? POLL_MS : POLL_MS * 5);
-    return () => {
-      clearTimeout(first);
-      clearInterval(timer);
-    };
-  }, [isAdmin, busy, refresh]);
+    if (!uid) return;
+    const timer = setInterval(() => publishing.refresh(uid), busy ? POLL_MS : POLL_MS * 5);
+    return () => clearInterval(timer);
+  }, [uid, busy]);
 
-  async function publish() {
+  async function publish(admin: string) {
     setPending(true);
     setDone(null);
+    setError(null);
     try {
-      const token = await getIdToken();
-      const run = await read(api.admin.publish.$post(undefined, withToken(token)));
+      const run = await publishNow(admin);
       setDone(`Release #${run.id} is ${STATE_LABELS[run.state].toLowerCase()}.`);
-      await refresh();
     } catch (failure) {
       setError(errorMessage(failure));
     } finally {
@@ -90,23 +78,60 @@ export default function AdminPublish() {
   }
 
   /** Throws on failure, which the dialog shows; it closes on success. */
-  async function rollback(reason: string | null) {
-    const token = await getIdToken();
-    const result = await read(api.admin.publish.rollback.$post({ json: { reason } }, withToken(token)));
+  async function rollback(admin: string, reason: string | null) {
+    const result = await rollBack(admin, reason);
     setDone(`Rolled back: release #${result.to.id} is live again instead of #${result.from.id}.`);
-    await refresh();
   }
 
-  if (auth.loading) return <p className="text-muted">Checking your account…</p>;
-  if (!auth.user) return <SignInPrompt text="Sign in with an admin account to publish posts." />;
-  if (!isAdmin) {
-    return (
-      <p role="alert" className="rounded-2xl bg-amber-50 p-6 text-amber-950">
-        Only admins may publish. Ask an admin to run <code>npm run user:role -- {auth.user.email} admin</code>{' '}
-        for you.
-      </p>
-    );
-  }
+  return (
+    <RoleGate
+      auth={auth}
+      access={access}
+      signIn="Sign in with an admin account to publish posts."
+      forbidden={
+        <p role="alert" className="rounded-2xl bg-amber-50 p-6 text-amber-950">
+          Only admins may publish. Ask an admin to run{' '}
+          <code>npm run user:role -- {accountEmail(auth) || 'you@example.com'} admin</code> for you.
+        </p>
+      }
+    >
+      {uid && (
+        <Panel
+          status={status ?? null}
+          error={error ?? (loadError ? errorMessage(loadError) : null)}
+          done={done}
+          pending={pending}
+          onPublish={() => void publish(uid)}
+          confirming={confirming}
+          setConfirming={setConfirming}
+          onRollback={(reason) => rollback(uid, reason)}
+        />
+      )}
+    </RoleGate>
+  );
+}
+
+interface PanelProps {
+  status: PublishStatus | null;
+  error: string | null;
+  done: string | null;
+  pending: boolean;
+  onPublish: () => void;
+  confirming: boolean;
+  setConfirming: (open: boolean) => void;
+  onRollback: (reason: string | null) => Promise<void>;
+}
+
+function Panel({
+  status,
+  error,
+  done,
+  pending,
+  onPublish,
+  confirming,
+  setConfirming,
+  onRollback,
+}: PanelProps) {
   const live = status?.live ?? null;
   const previous = status?.previous ?? null;
   const runs = status?.recent ?? [];
@@ -126,7 +151,7 @@ export default function AdminPublish() {
         <div className="mt-4 flex flex-wrap items-center gap-3">
           <button
             type="button"
-            onClick={() => void publish()}
+            onClick={onPublish}
             disabled={pending}
             className={`${button} bg-brand hover:bg-brand-dark text-white`}
           >
@@ -216,7 +241,7 @@ export default function AdminPublish() {
             confirmLabel="Roll back"
             reason="optional"
             destructive
-            onConfirm={rollback}
+            onConfirm={onRollback}
             onClose={() => setConfirming(false)}
           />
         </Suspense>

@@ -1,5 +1,6 @@
-// Admins' lists (docs/product.md, "Deleting your account", "Email"): deletion requests from the
-// form with the two ways to close one, and the mail log, keyed by the admin's uid. Every call
+// Admins' screens (docs/product.md, "Publishing", "Deleting your account", "Email"): the publishing
+// status with Publish and Roll back, deletion requests from the form with the two ways to close
+// one, and the mail log, keyed by the admin's uid. Every call
 // carries the admin's token; the API checks the role.
 import type { OutboxEmail } from '../../api/contract.ts';
 import { api, read, withToken } from '../lib/api.ts';
@@ -55,4 +56,23 @@ export function loadMoreOutbox(uid: string): Promise<void> {
     ...page,
     emails: [...shown.emails, ...page.emails],
   }));
+}
+
+/** The publishing panel's status: the live release, the one before, what runs and recent runs. */
+export const publishing = keyedQuery('admin-publish', async () =>
+  read(api.admin.publish.$get(undefined, await auth())),
+);
+
+/** Asks for a release now; the status is loaded afresh. */
+export async function publishNow(uid: string) {
+  const run = await read(api.admin.publish.$post(undefined, await auth()));
+  publishing.refresh(uid);
+  return run;
+}
+
+/** Makes the release before the live one live again; the status is loaded afresh. */
+export async function rollBack(uid: string, reason: string | null) {
+  const done = await read(api.admin.publish.rollback.$post({ json: { reason } }, await auth()));
+  publishing.refresh(uid);
+  return done;
 }

@@ -1,0 +1,38 @@
+import type { ReactNode } from 'react';
+import { SignInPrompt } from '../components/SignInPrompt.tsx';
+import type { AuthState } from '../stores/auth.ts';
+
+/** Which accounts a screen is for: any signed-in parent, or those whose role passes `role`. */
+export type Access = 'signed-in' | { role: (role: string | null | undefined) => boolean };
+
+/**
+ * Whether the account may use a screen for `access`. A role is only known from the server's
+ * profile, and demo mode's parent has none (the API would refuse them).
+ */
+export function hasAccess(auth: AuthState, access: Access): boolean {
+  if (auth.loading || auth.user === null) return false;
+  return access === 'signed-in' || (!auth.demoMode && access.role(auth.profile?.role));
+}
+
+interface Props {
+  auth: AuthState;
+  access: Access;
+  /** What a signed-out visitor is asked to sign in as, beside Sign In. */
+  signIn: string;
+  /** What a signed-in parent without the role is told (the screen's 403). */
+  forbidden?: ReactNode;
+  children: ReactNode;
+}
+
+/**
+ * The door of a screen for some accounts only: "Checking your account…" while sign-in (and, for
+ * a role, the profile) loads, a sign-in prompt for visitors, the 403 for the wrong role, and the
+ * screen itself for the right one.
+ */
+export function RoleGate({ auth, access, signIn, forbidden, children }: Props) {
+  const profilePending = access !== 'signed-in' && auth.user !== null && !auth.profile && !auth.demoMode;
+  if (auth.loading || profilePending) return <p className="text-muted">Checking your account…</p>;
+  if (!auth.user) return <SignInPrompt text={signIn} />;
+  if (!hasAccess(auth, access)) return <>{forbidden}</>;
+  return <>{children}</>;
+}
