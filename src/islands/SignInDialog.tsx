@@ -16,38 +16,21 @@ import {
   startDemoMode,
 } from '../stores/auth.ts';
 import { $signInOpen } from '../stores/ui.ts';
-import { CloseIcon, GoogleIcon } from '../components/icons.tsx';
+import { CloseIcon } from '../components/icons.tsx';
+import { input, type SignInState, START, StepButtons } from './sign-in/parts.tsx';
+import { FirstStep, Messages, PasswordStep } from './sign-in/steps.tsx';
 
-type Step = 'initial' | 'email' | 'password';
-
-export const DIALOG_DEMO_MESSAGE =
-  'Demo mode is active: Google authentication is not configured in this environment.';
+export { DIALOG_DEMO_MESSAGE } from './sign-in/steps.tsx';
 
 function resetSentMessage(email: string): string {
   return `If an account exists for ${email}, we've sent a link to reset the password.`;
 }
 
-const primary =
-  'bg-brand hover:bg-brand-dark w-full rounded-lg px-4 py-2.5 text-sm font-semibold text-white disabled:cursor-wait disabled:opacity-60';
-const secondary =
-  'border-sand text-ink hover:bg-cream inline-flex w-full items-center justify-center gap-2 rounded-lg border bg-white px-4 py-2.5 text-sm font-semibold disabled:cursor-wait disabled:opacity-60';
-const textButton =
-  'text-brand-dark rounded text-sm font-semibold underline underline-offset-2 hover:no-underline disabled:cursor-wait disabled:opacity-60';
-const input =
-  'border-sand text-ink focus:border-brand mt-1 block w-full rounded-lg border bg-white px-3 py-2 text-base disabled:bg-gray-100 disabled:text-muted';
-
 export default function SignInDialog() {
   const open = useStore($signInOpen);
-  const [step, setStep] = useState<Step>('initial');
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [info, setInfo] = useState<string | null>(null);
-  const [demo, setDemo] = useState(false);
-  const [creating, setCreating] = useState(false);
-  // The lookup answered no methods: a new email, or any email under enumeration protection.
-  const [mayBeNew, setMayBeNew] = useState(false);
-  const [working, setWorking] = useState(false);
+  const [state, setState] = useState<SignInState>(START);
+  const { step, email, password, creating, working } = state;
+  const update = (change: Partial<SignInState>) => setState((current) => ({ ...current, ...change }));
   const resetTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const emailInput = useRef<HTMLInputElement>(null);
   const passwordInput = useRef<HTMLInputElement>(null);
@@ -69,15 +52,7 @@ export default function SignInDialog() {
       return;
     }
     resetTimer.current = setTimeout(() => {
-      setStep('initial');
-      setEmail('');
-      setPassword('');
-      setError(null);
-      setInfo(null);
-      setDemo(false);
-      setCreating(false);
-      setMayBeNew(false);
-      setWorking(false);
+      setState(START);
     }, SIGN_IN_DIALOG_RESET_MS);
     return () => {
       if (resetTimer.current) clearTimeout(resetTimer.current);
@@ -86,32 +61,24 @@ export default function SignInDialog() {
 
   const close = () => $signInOpen.set(false);
 
-  function clearMessages() {
-    setError(null);
-    setInfo(null);
-    setDemo(false);
-  }
+  const clearMessages = () => update({ error: null, info: null, demo: false });
 
   function showFailure(caught: unknown, fallback?: string) {
-    if (authErrorCode(caught) === 'DEMO_MODE') {
-      setDemo(true);
-      setError(null);
-    } else {
-      setError(authErrorMessage(caught, fallback));
-    }
+    if (authErrorCode(caught) === 'DEMO_MODE') update({ demo: true, error: null });
+    else update({ error: authErrorMessage(caught, fallback) });
   }
 
   /** Switches the password step between signing in and creating an account, keeping what was typed. */
   function choose(create: boolean) {
     clearMessages();
-    setCreating(create);
+    update({ creating: create });
     // The button pressed disappears with the switch: keep focus where the parent types next.
     passwordInput.current?.focus();
   }
 
   async function google() {
     clearMessages();
-    setWorking(true);
+    update({ working: true });
     try {
       await signInWithGoogle();
       close();
@@ -119,7 +86,7 @@ export default function SignInDialog() {
       if (authErrorCode(caught) !== 'DEMO_MODE') console.error('Google sign-in failed', caught);
       showFailure(caught, 'Failed to sign in with Google');
     } finally {
-      setWorking(false);
+      update({ working: false });
     }
   }
 
@@ -128,19 +95,17 @@ export default function SignInDialog() {
     clearMessages();
     const address = email.trim();
     if (!address) {
-      setError('Please enter your email');
+      update({ error: 'Please enter your email' });
       emailInput.current?.focus();
       return;
     }
-    setWorking(true);
+    update({ working: true });
     try {
       const methods = await fetchSignInMethods(address);
       if (methods.length === 0 || methods.includes('password')) {
-        setCreating(false);
-        setMayBeNew(methods.length === 0);
-        setStep('password');
+        update({ creating: false, mayBeNew: methods.length === 0, step: 'password' });
       } else {
-        setInfo(`This email is registered with ${methods.join(', ')}. Please use Google sign-in.`);
+        update({ info: `This email is registered with ${methods.join(', ')}. Please use Google sign-in.` });
         try {
           await signInWithGoogle();
           close();
@@ -152,7 +117,7 @@ export default function SignInDialog() {
       showFailure(caught, 'An error occurred');
       focusAfterWork.current = emailInput.current;
     } finally {
-      setWorking(false);
+      update({ working: false });
     }
   }
 
@@ -160,11 +125,11 @@ export default function SignInDialog() {
     event.preventDefault();
     clearMessages();
     if (!password) {
-      setError('Please enter your password');
+      update({ error: 'Please enter your password' });
       passwordInput.current?.focus();
       return;
     }
-    setWorking(true);
+    update({ working: true });
     try {
       if (creating) {
         await createAccount(email.trim(), password);
@@ -178,7 +143,7 @@ export default function SignInDialog() {
       showFailure(caught, 'Failed to sign in');
       focusAfterWork.current = passwordInput.current;
     } finally {
-      setWorking(false);
+      update({ working: false });
     }
   }
 
@@ -186,23 +151,27 @@ export default function SignInDialog() {
     clearMessages();
     const address = email.trim();
     focusAfterWork.current = forgotButton.current;
-    setWorking(true);
+    update({ working: true });
     try {
       await sendPasswordReset(address);
-      setInfo(resetSentMessage(address));
+      update({ info: resetSentMessage(address) });
     } catch (caught) {
       showFailure(caught);
     } finally {
-      setWorking(false);
+      update({ working: false });
     }
   }
 
   function back() {
-    clearMessages();
-    setPassword('');
-    setCreating(false);
-    setMayBeNew(false);
-    setStep(step === 'password' ? 'email' : 'initial');
+    update({
+      error: null,
+      info: null,
+      demo: false,
+      password: '',
+      creating: false,
+      mayBeNew: false,
+      step: step === 'password' ? 'email' : 'initial',
+    });
   }
 
   function tryDemo() {
@@ -233,23 +202,11 @@ export default function SignInDialog() {
 
           <div className="mt-5">
             {step === 'initial' && (
-              <div className="space-y-3">
-                <button type="button" className={secondary} onClick={google} disabled={working}>
-                  <GoogleIcon className="h-4 w-4" />
-                  Continue with Google
-                </button>
-                <button
-                  type="button"
-                  className={primary}
-                  disabled={working}
-                  onClick={() => {
-                    clearMessages();
-                    setStep('email');
-                  }}
-                >
-                  Continue with Email
-                </button>
-              </div>
+              <FirstStep
+                working={working}
+                onGoogle={google}
+                onEmail={() => update({ error: null, info: null, demo: false, step: 'email' })}
+              />
             )}
 
             {step === 'email' && (
@@ -265,7 +222,7 @@ export default function SignInDialog() {
                     autoComplete="email"
                     autoFocus
                     value={email}
-                    onChange={(e) => setEmail(e.target.value)}
+                    onChange={(e) => update({ email: e.target.value })}
                     className={input}
                   />
                 </div>
@@ -274,93 +231,22 @@ export default function SignInDialog() {
             )}
 
             {step === 'password' && (
-              <form className="space-y-4" onSubmit={submitPassword} noValidate>
-                <div>
-                  <label htmlFor="sign-in-email-shown" className="text-ink block text-sm font-medium">
-                    Email
-                  </label>
-                  <input id="sign-in-email-shown" type="email" value={email} disabled className={input} />
-                </div>
-                <div>
-                  <label htmlFor="sign-in-password" className="text-ink block text-sm font-medium">
-                    Password
-                  </label>
-                  <input
-                    ref={passwordInput}
-                    id="sign-in-password"
-                    type="password"
-                    autoComplete={creating ? 'new-password' : 'current-password'}
-                    autoFocus
-                    value={password}
-                    onChange={(e) => setPassword(e.target.value)}
-                    className={input}
-                  />
-                  {!creating && (
-                    <button
-                      ref={forgotButton}
-                      type="button"
-                      className={`${textButton} mt-2`}
-                      onClick={forgotPassword}
-                      disabled={working}
-                    >
-                      Forgot password?
-                    </button>
-                  )}
-                </div>
-                <StepButtons label="Sign In" onBack={back} working={working} />
-              </form>
-            )}
-            {step === 'password' && mayBeNew && (
-              <p className="text-muted mt-4 text-sm">
-                {creating ? 'Already have an account?' : `New to ${SITE_NAME}?`}{' '}
-                <button
-                  type="button"
-                  className={textButton}
-                  onClick={() => choose(!creating)}
-                  disabled={working}
-                >
-                  {creating ? 'Sign in instead' : 'Create an account'}
-                </button>
-              </p>
+              <PasswordStep
+                state={state}
+                onPassword={(value) => update({ password: value })}
+                onSubmit={submitPassword}
+                onForgot={forgotPassword}
+                onChoose={choose}
+                onBack={back}
+                passwordInput={passwordInput}
+                forgotButton={forgotButton}
+              />
             )}
           </div>
 
-          <div aria-live="polite" className="mt-4 space-y-3 empty:hidden">
-            {info && <p className="bg-brand-light text-brand-dark rounded-lg p-3 text-sm">{info}</p>}
-            {demo && (
-              <div className="bg-brand-light text-brand-dark rounded-lg p-3 text-sm">
-                <p>{DIALOG_DEMO_MESSAGE}</p>
-                <button
-                  type="button"
-                  onClick={tryDemo}
-                  className="bg-brand hover:bg-brand-dark mt-3 w-full rounded-lg px-4 py-2 text-sm font-semibold text-white"
-                >
-                  Try Demo Mode
-                </button>
-              </div>
-            )}
-          </div>
-          {error && (
-            <p role="alert" className="mt-4 rounded-lg bg-red-50 p-3 text-sm text-red-800">
-              {error}
-            </p>
-          )}
+          <Messages state={state} onTryDemo={tryDemo} />
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>
-  );
-}
-
-/** Back and the step's submit button, side by side. */
-function StepButtons({ label, onBack, working }: { label: string; onBack: () => void; working: boolean }) {
-  return (
-    <div className="flex gap-3">
-      <button type="button" className={secondary} onClick={onBack} disabled={working}>
-        Back
-      </button>
-      <button type="submit" className={primary} disabled={working}>
-        {label}
-      </button>
-    </div>
   );
 }
