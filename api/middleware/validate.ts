@@ -1,10 +1,12 @@
 import { zValidator } from '@hono/zod-validator';
 import type { ValidationTargets } from 'hono';
 import type { z } from 'zod';
+import { UNSTORABLE_MESSAGE, unstorableText } from '../lib/storable-text.ts';
 
 /**
  * zod validation at the API edge. A failure answers 400 with one sentence naming the field and
- * the rule, e.g. `{ "error": "limit: must be an integer from 1 to 50" }`.
+ * the rule, e.g. `{ "error": "limit: must be an integer from 1 to 50" }`. Text the databases
+ * cannot store (api/lib/storable-text.ts) is refused here too, for every validated input.
  */
 export function validate<Target extends keyof ValidationTargets, Schema extends z.ZodType>(
   target: Target,
@@ -17,5 +19,7 @@ export function validate<Target extends keyof ValidationTargets, Schema extends 
         .join('; ');
       return c.json({ error: message }, 400);
     }
+    const field = unstorableText(result.data);
+    if (field !== null) return c.json({ error: `${field}: ${UNSTORABLE_MESSAGE}` }, 400);
   });
 }

@@ -63,8 +63,12 @@ const ROUTES = [
   ['GET', '/api/admin/outbox'],
 ] as const;
 
+// Full unicode with NUL and lone surrogates: text neither database may be handed (docs/product.md).
+const anyText = fc.string({ unit: 'binary' });
+
 const nasty = fc.oneof(
   fc.string(),
+  anyText,
   fc.constantFrom(
     "' or 1=1 --",
     '1; drop table blog_posts',
@@ -90,15 +94,19 @@ const body = fc.oneof(
   fc.constant(undefined),
   fc.json(),
   fc.string(),
+  fc.dictionary(anyText, anyText, { maxKeys: 3 }),
   fc.record({
-    content: fc.oneof(fc.string(), fc.integer(), fc.constant(null)),
+    content: fc.oneof(fc.string(), anyText, fc.integer(), fc.constant(null)),
     parentCommentId: fc.anything(),
   }),
-  fc.record({ email: fc.string(), confirmed: fc.anything(), reason: fc.anything() }),
-  fc.record({ category: fc.oneof(fc.string(), fc.constant('child_safety')), note: fc.anything() }),
-  fc.record({ action: fc.string(), reason: fc.anything(), days: fc.anything() }),
+  fc.record({ email: fc.oneof(fc.string(), anyText), confirmed: fc.anything(), reason: fc.anything() }),
   fc.record({
-    token: fc.oneof(fc.string(), fc.stringMatching(/^[0-9a-f]{64}$/)),
+    category: fc.oneof(fc.string(), fc.constant('child_safety')),
+    note: fc.oneof(anyText, fc.anything()),
+  }),
+  fc.record({ action: fc.string(), reason: fc.oneof(anyText, fc.anything()), days: fc.anything() }),
+  fc.record({
+    token: fc.oneof(fc.string(), anyText, fc.stringMatching(/^[0-9a-f]{64}$/)),
     scope: fc.oneof(fc.string(), fc.constantFrom('thread', 'all')),
     subscribed: fc.anything(),
     confirmEmail: fc.anything(),
@@ -116,6 +124,8 @@ async function expectJsonAnswer(res: Response) {
     expect(JSON.stringify(parsed)).not.toMatch(/at .*\.ts:\d+/); // no stack traces
   }
 }
+
+const authorized = (bearer: string): RequestInit => ({ headers: { Authorization: `Bearer ${bearer}` } });
 
 describe('fuzzing every endpoint', () => {
   it('never answers 5xx, always answers JSON', async () => {
@@ -168,6 +178,26 @@ describe('fuzzing every endpoint', () => {
       ),
       { numRuns: 400 },
     );
+  });
+
+  it('refuses text the databases cannot store with a 400 naming the field', async () => {
+    const refused = async (path: string, init: RequestInit | undefined, field: RegExp) => {
+      const res = await app.request(path, init);
+      expect(res.status, path).toBe(400);
+      const answer: unknown = await res.json();
+      expect(answer).toMatchObject({ error: expect.stringMatching(field) });
+    };
+    const json = (body: unknown, method = 'POST'): RequestInit => ({
+      method,
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+      body: JSON.stringify(body),
+    });
+    await refused('/api/blog/posts/welcome-to-nestling%00.json', undefined, /^slug: /);
+    await refused('/api/blog/posts/welcome-to-nestling%00/view', { method: 'POST' }, /^slug: /);
+    await refused('/api/moderation/reports?status=open%00', authorized(moderatorToken), /^status: /);
+    await refused('/api/account/deletion-requests', json({ email: 'a\u0000@b.co' }), /^email: /);
+    await refused('/api/blog/posts/1/comments', json({ content: 'hello \ud800 there' }), /^content: /);
+    await refused('/api/notifications/unsubscribe', json({ token: '\udc00', scope: 'all' }), /^token: /);
   });
 
   it('rejects bodies over 16 KB with 413 and non-JSON bodies with 415', async () => {
