@@ -14,6 +14,8 @@ export interface KeptAfterSending {
  */
 export type Sender = (delivery: {
   id: number;
+  /** What the delivery is for (a reply notification, an erasure notice): what a log line may name. */
+  purpose: string;
   target: string;
   payload: unknown;
 }) => Promise<KeptAfterSending | undefined>;
@@ -83,6 +85,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       if (!sender || row.target === null) throw new Error(`no sender for ${row.kind}`);
       const kept = await sender({
         id: row.delivery_id,
+        purpose: row.purpose,
         target: row.target,
         payload: JSON.parse(row.payload),
       });

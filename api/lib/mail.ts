@@ -51,7 +51,7 @@ export function createEmailSender(options: EmailSenderOptions): Sender {
         socketTimeout: timeoutMs,
       })
     : null;
-  return async ({ id, payload }) => {
+  return async ({ id, purpose, payload }) => {
     const message = emailMessage.parse(payload);
     if (transport) {
       await transport.sendMail({
@@ -63,7 +63,8 @@ export function createEmailSender(options: EmailSenderOptions): Sender {
         messageId: messageId(id, message, options.from),
       });
     } else {
-      log(`Email #${id} kept in the outbox (no SMTP_URL): to ${message.to}, "${message.subject}"`);
+      // Never the recipient or the text: logs are kept longer and read more widely than the outbox.
+      log(`Email #${id} (${purpose}) kept in the outbox (no SMTP_URL)`);
     }
     if (!message.forgetRecipient) return undefined;
     return { target: FORGOTTEN_RECIPIENT, payload: { ...message, to: FORGOTTEN_RECIPIENT } };

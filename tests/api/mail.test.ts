@@ -203,9 +203,8 @@ describe('the outbox (no SMTP_URL)', () => {
       await enqueueEmail(db, 'test', message(`reader${n}@example.com`, `Message ${n}`), TEST_NOW);
     expect(await w.tick()).toBe(3);
     expect(logged).toHaveLength(3);
-    expect(logged[0]).toMatch(
-      /^Email #\d+ kept in the outbox \(no SMTP_URL\): to reader1@example.com, "Message 1"$/,
-    );
+    expect(logged[0]).toMatch(/^Email #\d+ \(test\) kept in the outbox \(no SMTP_URL\)$/);
+    expect(logged.join('\n')).not.toMatch(/@|Message/);
 
     expect((await call(app, 'GET', '/api/admin/outbox')).status).toBe(401);
     const refused = await call(app, 'GET', '/api/admin/outbox', { token: parent.token });
