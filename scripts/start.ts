@@ -11,6 +11,7 @@ import { liveRelease } from '../api/db/queries/releases.ts';
 import { ESCALATION } from '../api/db/queries/reports.ts';
 import { createDeliveryWorker, createWebhookSender } from '../api/lib/deliveries.ts';
 import { createEmailSender, EMAIL_KIND } from '../api/lib/mail.ts';
+import { nodeSupportWarning } from '../api/lib/node-support.ts';
 import { createRateLimiters } from '../api/middleware/rate-limit.ts';
 import { READ_CACHE_MS, readCache } from '../api/middleware/read-cache.ts';
 import { startServer } from '../api/server.ts';
@@ -19,6 +20,8 @@ import { loadEnv } from './lib/env.ts';
 import { publisherFromEnv } from './lib/publisher.ts';
 
 const env = loadEnv();
+const outdatedNode = nodeSupportWarning(process.version, new Date());
+if (outdatedNode) console.warn(outdatedNode);
 const siteDir = path.resolve(env.SITE_DIR);
 
 const location = databaseLocation(env);
