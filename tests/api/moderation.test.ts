@@ -14,7 +14,9 @@ import type {
   ReportResolved,
   Suspension,
 } from '../../api/contract.ts';
+import { retarget } from '../../api/db/queries/deliveries.ts';
 import { purgeExpiredEvidence } from '../../api/db/queries/moderation.ts';
+import { ESCALATION } from '../../api/db/queries/reports.ts';
 import { call, createCommunityApp, expectJson, newParent, type Parent } from '../helpers/parents.ts';
 import { TEST_NOW } from '../helpers/test-db.ts';
 
@@ -277,6 +279,10 @@ describe('decisions', () => {
       expect((await shown(id, viewer))!.content).toBe('');
     expect((await shown(id, moderator))!.content).toBe('Evidence of grooming');
 
+    // As a start-up with SAFETY_ESCALATION_URL set does: the escalation now keeps where it goes.
+    expect(await retarget(db, ESCALATION.purpose, 'http://hooks.nestling.test/safety', now)).toBeGreaterThan(
+      0,
+    );
     expect(await purgeExpiredEvidence(db, new Date(Date.parse(year) - 1))).toBe(0);
     expect(await purgeExpiredEvidence(db, new Date(year))).toBe(1);
     const purged = await db
@@ -285,6 +291,20 @@ describe('decisions', () => {
       .where('comment_id', '=', id)
       .executeTakeFirstOrThrow();
     expect(purged).toMatchObject({ status: 'removed', content: '', purge_after: null });
+    // Every table, as the schema lists them now, so a table added later is covered too.
+    const tables = await db.introspection.getTables();
+    expect(tables.map((t) => t.name)).toContain('deliveries');
+    for (const table of tables) {
+      const { rows } = await sql`select * from ${sql.table(table.name)}`.execute(db);
+      expect(JSON.stringify(rows), table.name).not.toContain('Evidence of grooming');
+    }
+    const escalation = await db
+      .selectFrom('deliveries')
+      .select(['target', 'payload'])
+      .where('purpose', '=', ESCALATION.purpose)
+      .where('payload', 'like', `%"commentId":${id},%`)
+      .executeTakeFirstOrThrow();
+    expect(escalation.target).toBeNull();
     const audit = await db
       .selectFrom('audit_log')
       .selectAll()

@@ -18,6 +18,7 @@ import {
   hasChildSafetyReport,
 } from './comments.ts';
 import { queueReplyEmails } from './notifications.ts';
+import { forgetEscalatedContent } from './reports.ts';
 
 // Moderators' decisions on comments: remove, restore, dismiss reports, approve or reject a comment
 // waiting for review, and the one-year purge of child-safety evidence. Every decision changes the
@@ -291,6 +292,7 @@ export async function purgeExpiredEvidence(db: DB, now: Date): Promise<number> {
         .set({ content: '', purge_after: null })
         .where('comment_id', '=', row.comment_id)
         .execute();
+      await forgetEscalatedContent(trx, row.comment_id);
       await recordAudit(
         trx,
         {
