@@ -8,7 +8,7 @@ import { prepareDatabase } from '../api/db/prepare.ts';
 import { retarget } from '../api/db/queries/deliveries.ts';
 import { purgeExpiredEvidence } from '../api/db/queries/moderation.ts';
 import { liveRelease } from '../api/db/queries/releases.ts';
-import { ESCALATION } from '../api/db/queries/reports.ts';
+import { ESCALATION } from '../api/db/queries/deliveries.ts';
 import { createDeliveryWorker, createWebhookSender } from '../api/lib/deliveries.ts';
 import { createEmailSender, EMAIL_KIND } from '../api/lib/mail.ts';
 import { nodeSupportWarning } from '../api/lib/node-support.ts';

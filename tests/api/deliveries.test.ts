@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ReportFiled } from '../../api/contract.ts';
 import { openDatabase } from '../../api/db/database.ts';
 import { enqueueDelivery, retarget } from '../../api/db/queries/deliveries.ts';
-import { ESCALATION } from '../../api/db/queries/reports.ts';
+import { ESCALATION } from '../../api/db/queries/deliveries.ts';
 import {
   backoffMs,
   createDeliveryWorker,

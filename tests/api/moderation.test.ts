@@ -16,7 +16,7 @@ import type {
 } from '../../api/contract.ts';
 import { retarget } from '../../api/db/queries/deliveries.ts';
 import { purgeExpiredEvidence } from '../../api/db/queries/moderation.ts';
-import { ESCALATION } from '../../api/db/queries/reports.ts';
+import { ESCALATION } from '../../api/db/queries/deliveries.ts';
 import { call, createCommunityApp, expectJson, newParent, type Parent } from '../helpers/parents.ts';
 import { TEST_NOW } from '../helpers/test-db.ts';
 

@@ -2,6 +2,8 @@ import type { WaitingDelivery } from '../../contract.ts';
 import type { DB } from '../database.ts';
 import type { DeliveryRow } from '../schema.ts';
 
+export const ESCALATION = { kind: 'webhook', purpose: 'safety_escalation' } as const;
+
 // The queue of things sent to the outside world (api/lib/deliveries.ts sends them). A row is
 // delivered exactly once it has a delivered_at; until then it is retried. Leases (claimed_until)
 // keep two server instances from sending the same row at the same time.
@@ -164,4 +166,30 @@ export async function listWaiting(db: DB, purpose: string): Promise<WaitingDeliv
     createdAt: row.created_at,
     reportId: reportIdOf(row.payload),
   }));
+}
+
+/**
+ * The one-year purge (docs/product.md, "Child-safety escalation"): an escalation of a purged
+ * comment keeps neither the comment's text nor where it was sent, only that it was escalated.
+ */
+export async function forgetEscalatedContent(trx: DB, commentId: number): Promise<void> {
+  // The id is only a filter here: each payload is checked exactly below.
+  const escalations = await trx
+    .selectFrom('deliveries')
+    .select(['delivery_id', 'payload'])
+    .where('purpose', '=', ESCALATION.purpose)
+    .where('payload', 'like', `%${commentId}%`)
+    .execute();
+  for (const row of escalations) {
+    const payload: unknown = JSON.parse(row.payload);
+    if (typeof payload !== 'object' || payload === null || !('comment' in payload)) continue;
+    const comment: unknown = payload.comment;
+    if (typeof comment !== 'object' || comment === null || !('commentId' in comment)) continue;
+    if (comment.commentId !== commentId) continue;
+    await trx
+      .updateTable('deliveries')
+      .set({ target: null, payload: JSON.stringify({ ...payload, comment: { ...comment, content: '' } }) })
+      .where('delivery_id', '=', row.delivery_id)
+      .execute();
+  }
 }

@@ -17,8 +17,8 @@ import {
   findCommentForUpdate,
   hasChildSafetyReport,
 } from './comments.ts';
+import { forgetEscalatedContent } from './deliveries.ts';
 import { queueReplyEmails } from './notifications.ts';
-import { forgetEscalatedContent } from './reports.ts';
 
 // Moderators' decisions on comments: remove, restore, dismiss reports, approve or reject a comment
 // waiting for review, and the one-year purge of child-safety evidence. Every decision changes the

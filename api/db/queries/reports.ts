@@ -14,11 +14,10 @@ import type { DB } from '../database.ts';
 import type { CommentRow, ReportRow } from '../schema.ts';
 import { recordAudit } from './audit.ts';
 import { changeStatus, findCommentForUpdate, postCommentCount, toWire } from './comments.ts';
-import { enqueueDelivery } from './deliveries.ts';
+import { enqueueDelivery, ESCALATION } from './deliveries.ts';
 import { selectModerated, toModerated } from './moderation.ts';
 
 /** The delivery kind and purpose of a child-safety escalation (api/lib/deliveries.ts sends it). */
-export const ESCALATION = { kind: 'webhook', purpose: 'safety_escalation' } as const;
 
 export interface EscalationConfig {
   /** SAFETY_ESCALATION_URL; null: escalations wait in the queue and show in the console. */
@@ -282,30 +281,4 @@ export async function anonymizeReports(trx: DB, uid: string, label: string): Pro
       .execute();
   }
   return Number(filed.numUpdatedRows);
-}
-
-/**
- * The one-year purge (docs/product.md, "Child-safety escalation"): an escalation of a purged
- * comment keeps neither the comment's text nor where it was sent, only that it was escalated.
- */
-export async function forgetEscalatedContent(trx: DB, commentId: number): Promise<void> {
-  // The id is only a filter here: each payload is checked exactly below.
-  const escalations = await trx
-    .selectFrom('deliveries')
-    .select(['delivery_id', 'payload'])
-    .where('purpose', '=', ESCALATION.purpose)
-    .where('payload', 'like', `%${commentId}%`)
-    .execute();
-  for (const row of escalations) {
-    const payload: unknown = JSON.parse(row.payload);
-    if (typeof payload !== 'object' || payload === null || !('comment' in payload)) continue;
-    const comment: unknown = payload.comment;
-    if (typeof comment !== 'object' || comment === null || !('commentId' in comment)) continue;
-    if (comment.commentId !== commentId) continue;
-    await trx
-      .updateTable('deliveries')
-      .set({ target: null, payload: JSON.stringify({ ...payload, comment: { ...comment, content: '' } }) })
-      .where('delivery_id', '=', row.delivery_id)
-      .execute();
-  }
 }
