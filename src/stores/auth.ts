@@ -203,7 +203,7 @@ export function initAuth(): void {
   if (initialised || typeof window === 'undefined') return;
   initialised = true;
   if (isDemoConfigured()) {
-    // Design decision 11: signed out, unless this browser started demo mode earlier.
+    // docs/product.md, "Sign-in and demo mode": signed out, unless this browser started demo mode earlier.
     if (storage.get('local', DEMO_FLAG) === '1') {
       $auth.set({ user: demoUser(), profile: demoProfile(), loading: false, demoMode: true });
     } else {
