@@ -5,8 +5,9 @@ import { CATEGORY_FILTER_LIMIT, ITEM_CATEGORIES } from '../config.ts';
 import type { CategoryCounts, Item } from '../../api/contract.ts';
 import CategoryIcon from '../components/CategoryIcon.tsx';
 import ItemCard from '../components/ItemCard.tsx';
-import { api, errorMessage, read } from '../lib/api.ts';
+import { errorMessage } from '../lib/api.ts';
 import { countLabel } from '../lib/format.ts';
+import { itemsInCategory } from '../stores/items.ts';
 
 // Two cards a row even on the narrowest phones, as marketplace apps do (docs/product.md, "Item grids").
 const ITEM_GRID = 'mt-6 grid grid-cols-2 gap-3 sm:gap-5 lg:grid-cols-4';
@@ -26,7 +27,6 @@ type Filtered =
 export default function CategoryFilter({ counts, featured }: Props) {
   const [category, setCategory] = useState<string | null>(null);
   const [filtered, setFiltered] = useState<Filtered>({ state: 'idle' });
-  const allItems = useRef<Promise<Item[]> | null>(null);
   const section = useRef<HTMLElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   const tiles = Object.entries(counts).filter(([, n]) => n > 0);
@@ -38,14 +38,9 @@ export default function CategoryFilter({ counts, featured }: Props) {
     section.current?.scrollIntoView({ behavior: reduce ? 'auto' : 'smooth', block: 'start' });
     heading.current?.focus({ preventScroll: true });
     try {
-      allItems.current ??= read(api.items.$get());
-      const items = await allItems.current;
-      setFiltered({
-        state: 'ready',
-        items: items.filter((i) => i.category === key).slice(0, CATEGORY_FILTER_LIMIT),
-      });
+      const items = await itemsInCategory(key);
+      setFiltered({ state: 'ready', items: items.slice(0, CATEGORY_FILTER_LIMIT) });
     } catch (error) {
-      allItems.current = null;
       console.error('Failed to fetch items', error);
       setFiltered({ state: 'error', message: `Failed to fetch items: ${errorMessage(error)}` });
     }

@@ -2,7 +2,8 @@
 // is not configured. It files the request through POST /api/account/deletion-requests.
 import { type SubmitEvent, useId, useState } from 'react';
 import { DELETION_INFO_MAX } from '../../api/contract.ts';
-import { api, errorMessage, read } from '../lib/api.ts';
+import { errorMessage } from '../lib/api.ts';
+import { requestDeletion } from '../stores/account.ts';
 
 const REASONS = ['I no longer need the account', 'Privacy concerns', 'I have a different account', 'Other'];
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -29,16 +30,11 @@ export default function DeletionRequestForm() {
     if (found.email || found.confirmed) return;
     setStatus({ state: 'submitting' });
     try {
-      await read(
-        api.account['deletion-requests'].$post({
-          json: {
-            email: email.trim(),
-            reason: reason || null,
-            additionalInfo: additionalInfo.trim() || null,
-            confirmed: true,
-          },
-        }),
-      );
+      await requestDeletion({
+        email: email.trim(),
+        reason: reason || null,
+        additionalInfo: additionalInfo.trim() || null,
+      });
       setStatus({ state: 'done' });
     } catch (error) {
       setStatus({ state: 'failed', message: errorMessage(error) });

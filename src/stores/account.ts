@@ -1,5 +1,5 @@
 // The signed-in parent's own account (docs/product.md, "Your account"): their data as a file, and
-// deleting the account, after which this browser signs out.
+// deleting the account, after which this browser signs out; and the signed-out deletion request form.
 import type { AccountErased } from '../../api/contract.ts';
 import { api, read, withToken } from '../lib/api.ts';
 import { $auth, exitDemoMode, getIdToken, signOut } from './auth.ts';
@@ -44,4 +44,13 @@ export async function deleteMyAccount(confirmEmail: string): Promise<AccountEras
 export async function leaveAfterDeletion(): Promise<void> {
   if ($auth.get().demoMode) exitDemoMode();
   else await signOut().catch((error: unknown) => console.error('Sign-out after deletion failed', error));
+}
+
+/** The deletion request form's request (no sign-in: an admin checks the address). */
+export async function requestDeletion(request: {
+  email: string;
+  reason: string | null;
+  additionalInfo: string | null;
+}): Promise<void> {
+  await read(api.account['deletion-requests'].$post({ json: { ...request, confirmed: true } }));
 }
