@@ -1,11 +1,12 @@
 // The three-step sign-in dialog (docs/product.md, "Sign-in and demo mode"). It works with and
-// without Firebase's email enumeration protection: an empty answer to the email lookup never
-// decides between signing in and creating an account; the parent does.
+// without Firebase's email enumeration protection: with it on (the default) an empty answer to the
+// email lookup does not decide between signing in and creating an account, the parent does; with
+// it off the empty answer means a new account, and the password step creates one.
 // Radix gives the focus trap, Escape, an accessible title and returning focus to the opener.
 import { useStore } from '@nanostores/react';
 import * as Dialog from '@radix-ui/react-dialog';
 import { type SubmitEvent, useEffect, useRef, useState } from 'react';
-import { SIGN_IN_DIALOG_RESET_MS, SITE_NAME } from '../config.ts';
+import { emailEnumerationProtection, SIGN_IN_DIALOG_RESET_MS, SITE_NAME } from '../config.ts';
 import { authErrorCode, authErrorMessage } from '../lib/auth-messages.ts';
 import {
   createAccount,
@@ -21,6 +22,9 @@ import { input, type SignInState, START, StepButtons } from './sign-in/parts.tsx
 import { FirstStep, Messages, PasswordStep } from './sign-in/steps.tsx';
 
 export { DIALOG_DEMO_MESSAGE } from './sign-in/steps.tsx';
+
+/** The password step's line for an email that has no account (enumeration protection off). */
+export const NO_ACCOUNT_MESSAGE = 'No account found. Please create a password for your new account.';
 
 function resetSentMessage(email: string): string {
   return `If an account exists for ${email}, we've sent a link to reset the password.`;
@@ -102,7 +106,10 @@ export default function SignInDialog() {
     update({ working: true });
     try {
       const methods = await fetchSignInMethods(address);
-      if (methods.length === 0 || methods.includes('password')) {
+      if (methods.length === 0 && !emailEnumerationProtection()) {
+        // Without enumeration protection the empty answer is authoritative: a new account.
+        update({ creating: true, mayBeNew: false, info: NO_ACCOUNT_MESSAGE, step: 'password' });
+      } else if (methods.length === 0 || methods.includes('password')) {
         update({ creating: false, mayBeNew: methods.length === 0, step: 'password' });
       } else {
         update({ info: `This email is registered with ${methods.join(', ')}. Please use Google sign-in.` });

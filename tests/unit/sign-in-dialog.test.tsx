@@ -7,7 +7,7 @@ import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SIGN_IN_DIALOG_RESET_MS, SITE_NAME } from '../../src/config.ts';
-import SignInDialog from '../../src/islands/SignInDialog.tsx';
+import SignInDialog, { NO_ACCOUNT_MESSAGE } from '../../src/islands/SignInDialog.tsx';
 import { $auth, exitDemoMode, initAuth, resetAuthForTests } from '../../src/stores/auth.ts';
 import { $signInOpen } from '../../src/stores/ui.ts';
 
@@ -179,6 +179,19 @@ describe('sign-in dialog with the provider configured (stubbed network)', () => 
     expect(screen.getByText('Enter your password.')).toBeTruthy();
     expect(document.activeElement).toBe(password);
     expect(screen.getByRole('button', { name: 'Create an account' })).toBeTruthy();
+  });
+
+  it('without enumeration protection an empty lookup means no account: the step creates one', async () => {
+    vi.stubEnv('PUBLIC_FIREBASE_EMAIL_ENUMERATION_PROTECTION', '0');
+    methods = [];
+    await enterEmail(userEvent.setup(), 'new@example.com');
+    const password = await screen.findByLabelText('Password');
+    expect(screen.getByText(NO_ACCOUNT_MESSAGE)).toBeTruthy();
+    expect(NO_ACCOUNT_MESSAGE).toBe('No account found. Please create a password for your new account.');
+    expect(screen.getByText('Create a password for your account.')).toBeTruthy();
+    expect(password.getAttribute('autocomplete')).toBe('new-password');
+    expect(screen.queryByRole('button', { name: 'Sign in instead' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Forgot password?' })).toBeNull();
   });
 
   it('a known password account is only offered signing in', async () => {
