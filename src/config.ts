@@ -1,10 +1,12 @@
 // One source of truth for the site's constants (docs/product.md) and the placeholders the product shows
 // (docs/product.md). Tests import these rather than repeating the numbers.
 import {
+  COMMUNITY_FEED_DEFAULT,
   DEFAULT_MARKETPLACE_URL,
   DEFAULT_PRIVACY_EMAIL,
   DEFAULT_SITE_NAME,
   DEFAULT_SITE_URL,
+  FEATURED_ITEMS_DEFAULT,
 } from '../api/contract.ts';
 
 export const SITE_NAME: string = import.meta.env.PUBLIC_SITE_NAME || DEFAULT_SITE_NAME;
@@ -24,9 +26,9 @@ export function emailEnumerationProtection(): boolean {
 
 export const HERO_SLIDE_COUNT = 3;
 export const HERO_ADVANCE_MS = 10_000;
-export const FEATURED_ITEMS_LIMIT = 4;
+export const FEATURED_ITEMS_LIMIT = FEATURED_ITEMS_DEFAULT;
 export const CATEGORY_FILTER_LIMIT = 8;
-export const COMMUNITY_FEED_LIMIT = 3;
+export const COMMUNITY_FEED_LIMIT = COMMUNITY_FEED_DEFAULT;
 export const BLOG_PAGE_SIZE = 10;
 export const VIEW_RECORD_DELAY_MS = 1_000;
 export const SIGN_IN_DIALOG_RESET_MS = 200;
