@@ -127,7 +127,9 @@ describe('GET /api/profile', () => {
   });
 
   it("falls back to the email's local part", async () => {
-    const user = await createEmulatorUser(host, { email: 'sam.smith@example.com' });
+    const user = await createEmulatorUser(host, {
+      email: `sam.smith@${crypto.randomUUID().slice(0, 8)}.example.com`,
+    });
     expect(await (await profile(user.idToken)).json()).toMatchObject({ display_name: 'sam.smith' });
   });
 

@@ -21,7 +21,9 @@ beforeAll(async () => {
   process.env.FIREBASE_AUTH_EMULATOR_HOST = host;
   ({ app } = await createTestApp({ verifyToken: createFirebaseVerifier(EMULATOR_PROJECT_ID) }));
   alice = await createEmulatorUser(host, { displayName: 'Alice Parent' });
-  bob = await createEmulatorUser(host, { email: 'bob.builder@example.com' });
+  bob = await createEmulatorUser(host, {
+    email: `bob.builder@${crypto.randomUUID().slice(0, 8)}.example.com`,
+  });
   const posts = (await (await app.request('/api/blog/posts')).json()) as { slug: string; postId: number }[];
   ({ slug, postId } = posts[2]!);
 });
