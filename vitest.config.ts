@@ -14,6 +14,10 @@ const e2e = {
 // -pg projects, on a throwaway PostgreSQL cluster (tests/helpers/postgres-setup.ts).
 export default defineConfig({
   test: {
+    // Most of a run is waiting (for servers, browsers, timers), not computing: three files at a
+    // time on a 2-core machine, where Vitest's default would be one. The browser projects' files
+    // still run one at a time (they share the run's servers); the unit and API files run beside.
+    maxWorkers: 3,
     projects: [
       {
         test: {
