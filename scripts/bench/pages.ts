@@ -14,6 +14,7 @@ import { benchBlogSwitch } from './blog-switch.ts';
 import { machine, SQLITE_ONLY } from './lib.ts';
 import { tempDir } from '../lib/temp.ts';
 import { chromiumBinary, findOrInstall } from '../lib/system-deps.ts';
+import { CHROMIUM_ARGS } from '../lib/chromium.ts';
 
 // The same browser the tests use: CHROMIUM_PATH, Debian's or Playwright's, else Debian's package.
 const CHROMIUM = await findOrInstall(chromiumBinary());
@@ -97,12 +98,7 @@ try {
       '--headless=new',
       `--remote-debugging-port=${port}`,
       `--user-data-dir=${path.join(dir, 'chrome')}`,
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
+      ...CHROMIUM_ARGS,
       'about:blank',
     ],
     { stdio: 'ignore' },
