@@ -121,19 +121,22 @@ function playwrightChromium(): string | undefined {
 }
 
 /**
- * Chromium for the browser tests: CHROMIUM_PATH, then Debian's, then a browser Playwright has
- * already installed; else Debian's package.
+ * Chromium for the browser tests and benchmarks: CHROMIUM_PATH, then Debian's headless shell (the
+ * same Chromium without the desktop browser around it, which is what Playwright itself runs headless
+ * and costs half the CPU on a 2-core machine: docs/decisions/016-browser-tests-run-the-headless-shell.md),
+ * then Debian's full browser, then one Playwright has already installed; else Debian's headless shell.
  */
 export function chromiumBinary(
-  options: { debianPath?: string; playwrightPath?: string | undefined } = {},
+  options: { shellPath?: string; debianPath?: string; playwrightPath?: string | undefined } = {},
 ): SystemBinary {
+  const shellPath = options.shellPath ?? '/usr/bin/chromium-headless-shell';
   const debianPath = options.debianPath ?? '/usr/bin/chromium';
   const playwrightPath = 'playwrightPath' in options ? options.playwrightPath : playwrightChromium();
   return {
     label: 'Chromium',
-    aptPackage: 'chromium',
+    aptPackage: 'chromium-headless-shell',
     envVar: 'CHROMIUM_PATH',
-    candidates: () => [debianPath, ...(playwrightPath ? [playwrightPath] : [])],
+    candidates: () => [shellPath, debianPath, ...(playwrightPath ? [playwrightPath] : [])],
   };
 }
 

@@ -47,14 +47,20 @@ function host(options: { env?: Record<string, string>; canInstall?: boolean; ins
 describe('Chromium lookup order', () => {
   const paths = () => ({
     explicit: path.join(dir, 'custom/chrome'),
+    shell: path.join(dir, 'usr/bin/chromium-headless-shell'),
     debian: path.join(dir, 'usr/bin/chromium'),
     playwright: path.join(dir, 'ms-playwright/chromium-1/chrome-linux64/chrome'),
   });
-  const spec = () => chromiumBinary({ debianPath: paths().debian, playwrightPath: paths().playwright });
+  const spec = () =>
+    chromiumBinary({
+      shellPath: paths().shell,
+      debianPath: paths().debian,
+      playwrightPath: paths().playwright,
+    });
 
   it('takes CHROMIUM_PATH first, even with the others present', async () => {
-    const { explicit, debian, playwright } = paths();
-    [explicit, debian, playwright].forEach((file) => program(file));
+    const { explicit, shell, debian, playwright } = paths();
+    [explicit, shell, debian, playwright].forEach((file) => program(file));
     const { machine } = host({ env: { CHROMIUM_PATH: explicit } });
     expect(await findOrInstall(spec(), machine)).toBe(explicit);
   });
@@ -68,6 +74,12 @@ describe('Chromium lookup order', () => {
       `CHROMIUM_PATH=${explicit} is not an executable file: point it at Chromium or unset it.`,
     );
     expect(installed).toEqual([]);
+  });
+
+  it("then Debian's headless shell, before its full browser and Playwright's", async () => {
+    const { shell, debian, playwright } = paths();
+    [shell, debian, playwright].forEach((file) => program(file));
+    expect(await findOrInstall(spec(), host().machine)).toBe(shell);
   });
 
   it("then Debian's /usr/bin/chromium, before Playwright's", async () => {
@@ -86,12 +98,14 @@ describe('Chromium lookup order', () => {
     expect(installed).toEqual([]);
   });
 
-  it("then, as root with apt-get, installs Debian's chromium package and uses it", async () => {
-    const { debian } = paths();
-    const { machine, installed, lines } = host({ canInstall: true, installs: [debian] });
-    expect(await findOrInstall(spec(), machine)).toBe(debian);
-    expect(installed).toEqual([['chromium']]);
-    expect(lines[0]).toBe("Chromium not found: installing Debian's chromium package (apt-get) …");
+  it("then, as root with apt-get, installs Debian's chromium-headless-shell package and uses it", async () => {
+    const { shell } = paths();
+    const { machine, installed, lines } = host({ canInstall: true, installs: [shell] });
+    expect(await findOrInstall(spec(), machine)).toBe(shell);
+    expect(installed).toEqual([['chromium-headless-shell']]);
+    expect(lines[0]).toBe(
+      "Chromium not found: installing Debian's chromium-headless-shell package (apt-get) …",
+    );
   });
 
   it('otherwise stops with one line saying exactly what to install', async () => {
@@ -99,27 +113,32 @@ describe('Chromium lookup order', () => {
     const failure = findOrInstall(spec(), machine);
     await expect(failure).rejects.toBeInstanceOf(SystemDependencyError);
     await expect(failure).rejects.toThrow(
-      /^Chromium not found: run `apt-get install chromium` as root, or set CHROMIUM_PATH to its path\.$/,
+      /^Chromium not found: run `apt-get install chromium-headless-shell` as root, or set CHROMIUM_PATH to its path\.$/,
     );
     expect(installed).toEqual([]);
   });
 
   it('fails, naming where it looked, when the install leaves no browser behind', async () => {
-    const { debian, playwright } = paths();
+    const { shell, debian, playwright } = paths();
     const { machine } = host({ canInstall: true, installs: [] });
     await expect(findOrInstall(spec(), machine)).rejects.toThrow(
-      `Chromium still not found after \`apt-get install chromium\` (looked in: ${debian}, ${playwright}).`,
+      `Chromium still not found after \`apt-get install chromium-headless-shell\` (looked in: ${shell}, ${debian}, ${playwright}).`,
     );
   });
 
   it('lets an apt-get failure through', async () => {
     const { machine } = host({ canInstall: true });
-    machine.install = () => Promise.reject(new Error('apt-get install -y chromium exited with 100'));
+    machine.install = () =>
+      Promise.reject(new Error('apt-get install -y chromium-headless-shell exited with 100'));
     await expect(findOrInstall(spec(), machine)).rejects.toThrow('exited with 100');
   });
 
-  it("defaults to Debian's path, then the browser path Playwright itself reports", () => {
-    expect(chromiumBinary().candidates({})).toEqual(['/usr/bin/chromium', chromium.executablePath()]);
+  it("defaults to Debian's paths, then the browser path Playwright itself reports", () => {
+    expect(chromiumBinary().candidates({})).toEqual([
+      '/usr/bin/chromium-headless-shell',
+      '/usr/bin/chromium',
+      chromium.executablePath(),
+    ]);
   });
 });
 
