@@ -6,17 +6,15 @@ const e2e = {
   environment: 'node',
   testTimeout: 60_000,
   hookTimeout: 300_000,
-  // One browser at a time on a 2-core machine keeps timings steady.
-  fileParallelism: false,
 };
 
 // The API and community end-to-end tests run twice: on SQLite (the embedded default) and, in the
 // -pg projects, on a throwaway PostgreSQL cluster (tests/helpers/postgres-setup.ts).
 export default defineConfig({
   test: {
-    // Most of a run is waiting (for servers, browsers, timers), not computing: three files at a
-    // time on a 2-core machine, where Vitest's default would be one. The browser projects' files
-    // still run one at a time (they share the run's servers); the unit and API files run beside.
+    // Three files at a time on a 2-core machine, where Vitest's default would be one: a browser
+    // file waits on its servers and timers while another computes. Browser files share the run's
+    // servers, so each one makes its own parents, comments and posts and asserts only on those.
     maxWorkers: 3,
     projects: [
       {
