@@ -190,6 +190,13 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
         });
       },
     );
+    // Idle connections outlive those of clients (Node's fetch keeps one 4 s) and load balancers
+    // (often 60 s), so the client always gives up first and never sends a request on a socket the
+    // server is closing at that moment (Node's default of 5 s races fetch under load).
+    if ('keepAliveTimeout' in server) {
+      server.keepAliveTimeout = 65_000;
+      server.headersTimeout = 66_000;
+    }
     server.once('error', reject);
   });
 }

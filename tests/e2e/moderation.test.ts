@@ -236,7 +236,9 @@ describe('reports and the moderation console', () => {
     await own.locator(`#comment-${id}`).getByText(`Reason: ${reason}`).waitFor();
     await expectNoAxeViolations(own);
     await closePage(own);
-  });
+    // Four people on five pages with six accessibility checks: about 25 s alone, more beside the
+    // other browser files.
+  }, 120_000);
 });
 
 describe("parents' control of their own words", () => {
