@@ -8,6 +8,7 @@ import * as releases from './migrations/2026-11-25-002-releases.ts';
 import * as topLevelThreadIndex from './migrations/2026-11-25-003-top-level-thread-index.ts';
 import * as rateLimits from './migrations/2026-11-25-004-rate-limits.ts';
 import * as postViewDays from './migrations/2026-11-26-001-post-view-days.ts';
+import * as revokedSignIns from './migrations/2026-11-27-001-revoked-sign-ins.ts';
 
 // Migrations are listed here rather than read from disk so the same code runs under tsx,
 // Vitest and Astro's bundled build.
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-25-003-top-level-thread-index': topLevelThreadIndex,
   '2026-11-25-004-rate-limits': rateLimits,
   '2026-11-26-001-post-view-days': postViewDays,
+  '2026-11-27-001-revoked-sign-ins': revokedSignIns,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -35,6 +35,7 @@ export interface Database {
   site_state: SiteStateTable;
   publish_lock: PublishLockTable;
   rate_limits: RateLimitsTable;
+  revoked_sign_ins: RevokedSignInsTable;
 }
 
 export interface ItemsTable {
@@ -126,6 +127,14 @@ export interface CommentReportsTable {
   resolved_by_name: string | null;
   resolution: ResolveAction | null;
   resolution_reason: string | null;
+}
+
+/** An erased parent's sign-in, refused by every instance until its tokens would have expired. */
+export interface RevokedSignInsTable {
+  revocation_id: Generated<number>;
+  /** SHA-256 of the Firebase uid, hex: the uid itself is not kept. */
+  uid_hash: string;
+  revoked_at: string;
 }
 
 export interface SuspensionsTable {

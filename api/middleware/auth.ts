@@ -1,4 +1,5 @@
 import { createMiddleware } from 'hono/factory';
+import { isSignInRevoked } from '../auth/revocations.ts';
 import type { Identity } from '../auth/verifier.ts';
 import { canModerate } from '../contract.ts';
 import { getOrCreateProfile } from '../db/queries/profiles.ts';
@@ -10,16 +11,22 @@ const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]{1,4096})$/i;
 
 type Verified = { identity: Identity } | { error: string };
 
+const EXPIRED = 'Invalid or expired token: sign in again';
+
 /** Verifies an Authorization header; null when none was sent. */
 async function verify(header: string | undefined, deps: AppDeps): Promise<Verified | null> {
   if (header === undefined) return null;
   const match = BEARER.exec(header);
   if (!match?.[1]) return { error: 'Authentication required: malformed Authorization header' };
+  let identity: Identity;
   try {
-    return { identity: await deps.verifyToken(match[1]) };
+    identity = await deps.verifyToken(match[1]);
   } catch {
-    return { error: 'Invalid or expired token: sign in again' };
+    return { error: EXPIRED };
   }
+  // An erasure on another instance: this one's verifier may still hold the token as verified.
+  if (await isSignInRevoked(deps.db, identity.uid)) return { error: EXPIRED };
+  return { identity };
 }
 
 /**
@@ -33,8 +40,10 @@ export const requireUser = createMiddleware<UserEnv>(async (c, next) => {
   }
   if ('error' in verified) return c.json({ error: verified.error }, 401);
   const { db, now } = c.get('deps');
+  const profile = await getOrCreateProfile(db, verified.identity, now());
+  if (!profile) return c.json({ error: EXPIRED }, 401);
   c.set('user', verified.identity);
-  c.set('profile', await getOrCreateProfile(db, verified.identity, now()));
+  c.set('profile', profile);
   await next();
 });
 

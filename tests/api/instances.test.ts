@@ -1,16 +1,21 @@
 // Two instances of the real server on one PostgreSQL database: two in-process apps behind two real
 // @hono/node-server listeners, each with its own pool, production read cache and the product's
 // limits. Everything that must hold across instances lives in the database (docs/architecture.md,
-// "Several instances"): the comment limit, likes, suspensions; what one instance caches is at most a
-// second behind the other's writes.
+// "Several instances"): the comment limit, likes, suspensions, erasures; what one instance caches is
+// at most a second behind the other's writes.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { LikeStatus, PostStats } from '../../api/contract.ts';
 import { type DB, openDatabase } from '../../api/db/database.ts';
 import { setRoleByEmail } from '../../api/db/queries/profiles.ts';
 import { READ_CACHE_MS, readCache } from '../../api/middleware/read-cache.ts';
 import { type RunningServer, startServer } from '../../api/server.ts';
-import { createEmulatorUser, type EmulatorUser } from '../../scripts/lib/auth-emulator.ts';
-import { emulatorVerifier } from '../helpers/parents.ts';
+import type { TokenVerifier } from '../../api/auth/verifier.ts';
+import {
+  createEmulatorUser,
+  EMULATOR_PROJECT_ID,
+  type EmulatorUser,
+} from '../../scripts/lib/auth-emulator.ts';
+import { emulatorAccounts, emulatorVerifier } from '../helpers/parents.ts';
 import { createTestDb, onPostgres } from '../helpers/test-db.ts';
 import { tempDir } from '../../scripts/lib/temp.ts';
 
@@ -21,14 +26,27 @@ let db: DB;
 let slug: string;
 let postId: number;
 
-async function instance(): Promise<RunningServer> {
+/**
+ * The verifier a second process would have. In this process both instances would share one module,
+ * and with it one set of verified tokens; a fresh copy of the module keeps its own, as another
+ * process does, so it knows nothing of what the first instance forgets.
+ */
+async function anotherProcessVerifier(): Promise<TokenVerifier> {
+  emulatorVerifier(); // points firebase-admin at the emulator
+  const copy = '../../api/auth/verifier.ts?another-process';
+  const verifier = (await import(/* @vite-ignore */ copy)) as typeof import('../../api/auth/verifier.ts');
+  return verifier.createFirebaseVerifier(EMULATOR_PROJECT_ID);
+}
+
+async function instance(verifyToken: TokenVerifier): Promise<RunningServer> {
   return startServer({
     db: openDatabase(location),
     siteDir: tempDir('nestling-empty-site-'),
     host: '127.0.0.1',
     port: 0,
     deps: {
-      verifyToken: emulatorVerifier(),
+      verifyToken,
+      accounts: emulatorAccounts(),
       safety: { holdFirstComment: false, escalationUrl: null, siteUrl: 'http://nestling.test' },
       readCache: readCache({ ttlMs: READ_CACHE_MS }),
     },
@@ -75,7 +93,7 @@ describe.runIf(onPostgres())('two server instances on one PostgreSQL database', 
       .orderBy('post_id')
       .executeTakeFirstOrThrow();
     [slug, postId] = [post.slug, post.post_id];
-    servers = [await instance(), await instance()];
+    servers = [await instance(emulatorVerifier()), await instance(await anotherProcessVerifier())];
   });
   afterAll(async () => {
     for (const server of servers) await server.close();
@@ -146,5 +164,33 @@ describe.runIf(onPostgres())('two server instances on one PostgreSQL database', 
     const refused = await send(b, 'POST', `/api/blog/posts/${slug}/like`, erin.idToken);
     expect(refused.status).toBe(403);
     expect(((await refused.json()) as { error: string }).error).toMatch(/suspended .*Cooling off/);
+  });
+
+  it('refuses an erased parent on the other instance within seconds, and does not bring them back', async () => {
+    const [a, b] = servers as [RunningServer, RunningServer];
+    const fay = await parent('Fay');
+    // Both instances verify her token and keep it as verified.
+    for (const server of [a, b])
+      expect((await send(server, 'GET', '/api/profile', fay.idToken)).status).toBe(200);
+    const erased = await send(a, 'DELETE', '/api/account', fay.idToken, { confirmEmail: fay.email });
+    expect(erased.status).toBe(200);
+    // A read that also takes anonymous callers refuses her token too, within seconds: b still
+    // holds it as verified, and only the revocation row tells it otherwise.
+    const started = Date.now();
+    let status = 200;
+    while (status === 200 && Date.now() - started < 5000) {
+      status = (await send(b, 'GET', `/api/blog/posts/${slug}/like-status`, fay.idToken)).status;
+    }
+    expect(status).toBe(401);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect((await send(b, 'GET', '/api/profile', fay.idToken)).status).toBe(401);
+    // The answers in between must not have made her a profile again.
+    const profile = await db
+      .selectFrom('users_profile')
+      .select('firebase_uid')
+      .where('firebase_uid', '=', fay.uid)
+      .executeTakeFirst();
+    expect(profile).toBeUndefined();
+    expect((await send(b, 'POST', `/api/blog/posts/${slug}/like`, fay.idToken)).status).toBe(401);
   });
 });

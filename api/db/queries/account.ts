@@ -11,6 +11,7 @@ import { forgetNotifications } from './notifications.ts';
 import { deleteProfile, findProfile } from './profiles.ts';
 import { forgetAttemptsOf } from './rate-limits.ts';
 import { anonymizeReports } from './reports.ts';
+import { revokeSignIns } from './revocations.ts';
 import { anonymizeSuspensions } from './suspensions.ts';
 
 // A parent's own data (docs/product.md, "Your account"): everything kept about them as one JSON
@@ -166,7 +167,8 @@ export interface ErasureSummary {
  * go; comments follow the author's deletion rule and lose their author; reports, suspensions and
  * audit entries stay under a random label; open deletion requests for its addresses are closed.
  * Queues the confirmation email and writes one audit entry without the parent's identity. The
- * Firebase user is deleted by the caller first, so no request can sign in as them meanwhile.
+ * Firebase user is deleted by the caller first, so no request can sign in as them meanwhile, and
+ * the sign-in is revoked for every other instance (api/auth/revocations.ts).
  */
 export async function eraseAccount(
   db: DB,
@@ -176,6 +178,7 @@ export async function eraseAccount(
 ): Promise<ErasureSummary> {
   return db.transaction().execute(async (trx) => {
     const label = `erased-${randomToken().slice(0, 16)}`;
+    await revokeSignIns(trx, erasure.uid, now);
     const profileEmail = await deleteProfile(trx, erasure.uid);
     const settingsEmail = await forgetNotifications(trx, erasure.uid);
     const addresses = [

@@ -2,6 +2,7 @@ import type { Identity } from '../../auth/verifier.ts';
 import { basicDisplayName, type UserProfile } from '../../contract.ts';
 import type { DB } from '../database.ts';
 import type { UserProfileRow } from '../schema.ts';
+import { isRevoked } from './revocations.ts';
 
 function toProfile(row: UserProfileRow): UserProfile {
   let userType: string[] = ['buyer'];
@@ -14,8 +15,15 @@ function toProfile(row: UserProfileRow): UserProfile {
   return { ...row, user_type: userType };
 }
 
-/** Reads the user's profile, creating the basic one on their first authenticated request. */
-export async function getOrCreateProfile(db: DB, identity: Identity, now: Date): Promise<UserProfile> {
+/**
+ * Reads the user's profile, creating the basic one on their first authenticated request; null for
+ * a uid an erasure revoked, so a token this instance still trusts cannot bring an erased parent
+ * back in the second before it learns of the erasure (api/auth/revocations.ts).
+ */
+export async function getOrCreateProfile(db: DB, identity: Identity, now: Date): Promise<UserProfile | null> {
+  const existing = await findProfile(db, identity.uid);
+  if (existing) return existing;
+  if (await isRevoked(db, identity.uid)) return null;
   const stamp = now.toISOString();
   await db
     .insertInto('users_profile')
@@ -31,12 +39,7 @@ export async function getOrCreateProfile(db: DB, identity: Identity, now: Date):
     })
     .onConflict((oc) => oc.column('firebase_uid').doNothing())
     .execute();
-  const row = await db
-    .selectFrom('users_profile')
-    .selectAll()
-    .where('firebase_uid', '=', identity.uid)
-    .executeTakeFirstOrThrow();
-  return toProfile(row);
+  return findProfile(db, identity.uid);
 }
 
 /** Sets a user's role by email; returns how many profiles changed. */
