@@ -54,6 +54,12 @@ function describe(error: unknown): string {
   return `${error.message}${cause}`;
 }
 
+/** Anything shaped like an email address, as a mail server's refusal quotes the recipient. */
+const ADDRESS = /[^\s<>()[\]"',;:@]+@[^\s<>()[\]"',;:@]+/g;
+
+/** A failure as the log may keep it: logs outlive erasures, so no address goes in. */
+const withoutAddresses = (text: string) => text.replace(ADDRESS, 'address');
+
 /** The delay before retry number `attempts` + 1: exponential, capped. */
 export function backoffMs(attempts: number, baseMs: number, maxMs: number): number {
   return Math.min(maxMs, baseMs * 2 ** Math.max(0, Math.min(attempts, 30)));
@@ -96,7 +102,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       const next = new Date(now().getTime() + backoffMs(row.attempts, baseDelayMs, maxDelayMs));
       await markFailed(options.db, row.delivery_id, message, next);
       log(
-        `Delivery #${row.delivery_id} (${row.purpose}) failed: ${message}; retrying at ${next.toISOString()}`,
+        `Delivery #${row.delivery_id} (${row.purpose}) failed: ${withoutAddresses(message)}; retrying at ${next.toISOString()}`,
       );
       return false;
     }
@@ -133,7 +139,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     return pass;
   }
 
-  const report = (error: unknown) => log(`Delivery worker: ${describe(error)}`);
+  const report = (error: unknown) => log(`Delivery worker: ${withoutAddresses(describe(error))}`);
 
   async function schedule(): Promise<void> {
     if (!running) return;

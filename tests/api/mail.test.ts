@@ -113,12 +113,21 @@ describe('email through the deliveries queue', () => {
     expect(server.received).toHaveLength(1);
   });
 
-  it('retries a message the server refuses, as it retries one it cannot reach', async () => {
+  it('retries a message the server refuses, as it retries one it cannot reach, and logs no address', async () => {
     const refusing = await smtp({ reject: true });
     const { db } = await createTestDb({ seed: false });
     const id = await enqueueEmail(db, 'test', message('cy@example.com'), TEST_NOW);
-    const w = worker({ db, senders: smtpSender(refusing.url), now: () => TEST_NOW });
+    const logged: string[] = [];
+    const w = worker({
+      db,
+      senders: smtpSender(refusing.url),
+      now: () => TEST_NOW,
+      log: (line) => logged.push(line),
+    });
     expect(await w.tick()).toBe(0);
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatch(/^Delivery #\d+ \(test\) failed: .*550.*<address>: Recipient address rejected/);
+    expect(logged[0]).not.toContain('@');
     const row = await db
       .selectFrom('deliveries')
       .selectAll()

@@ -62,8 +62,10 @@ export async function startSmtpServer(
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
-    onRcptTo(_address, _session, callback) {
-      callback(options.reject ? Object.assign(new Error('No such mailbox'), { responseCode: 550 }) : null);
+    onRcptTo(address, _session, callback) {
+      // Worded as Postfix words it: real refusals name the address.
+      const refusal = `<${address.address}>: Recipient address rejected: User unknown in virtual mailbox table`;
+      callback(options.reject ? Object.assign(new Error(refusal), { responseCode: 550 }) : null);
     },
     onData(stream, session, callback) {
       simpleParser(stream)
