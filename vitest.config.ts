@@ -21,6 +21,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['tests/unit/**/*.test.{ts,tsx}'],
+          setupFiles: ['tests/helpers/unit-setup.ts'],
           environment: 'node',
         },
       },
