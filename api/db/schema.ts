@@ -36,6 +36,8 @@ export interface Database {
   publish_lock: PublishLockTable;
   rate_limits: RateLimitsTable;
   revoked_sign_ins: RevokedSignInsTable;
+  release_items: ReleaseItemsTable;
+  release_categories: ReleaseCategoriesTable;
 }
 
 export interface ItemsTable {
@@ -53,6 +55,20 @@ export interface ItemsTable {
 
 export interface BlogCategoriesTable {
   category_id: Generated<number>;
+  slug: string;
+  category_name: string;
+  color_hex: string | null;
+}
+
+/** A release's copy of an item: what readers get while the release is live. */
+export interface ReleaseItemsTable extends ItemsTable {
+  release_id: number;
+}
+
+/** A release's copy of a blog category. */
+export interface ReleaseCategoriesTable {
+  release_id: number;
+  category_id: number;
   slug: string;
   category_name: string;
   color_hex: string | null;

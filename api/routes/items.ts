@@ -6,8 +6,8 @@ import type { AppEnv } from '../types.ts';
 import { limitQuery } from './schemas.ts';
 
 export const itemsRoutes = new Hono<AppEnv>()
-  .get('/', async (c) => c.json(await listItems(c.get('deps').db)))
+  .get('/', async (c) => c.json(await listItems(c.get('deps').db, c.get('release'))))
   .get('/featured', validate('query', limitQuery(FEATURED_ITEMS_DEFAULT)), async (c) =>
-    c.json(await listFeaturedItems(c.get('deps').db, c.req.valid('query').limit)),
+    c.json(await listFeaturedItems(c.get('deps').db, c.get('release'), c.req.valid('query').limit)),
   )
-  .get('/categories', async (c) => c.json(await countItemsByCategory(c.get('deps').db)));
+  .get('/categories', async (c) => c.json(await countItemsByCategory(c.get('deps').db, c.get('release'))));

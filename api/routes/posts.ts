@@ -26,7 +26,7 @@ export const postChanged = (slug: string) => [
 /** Blog posts, categories, counts, views and post likes (mounted under /api/blog). */
 export const postRoutes = new Hono<AppEnv>()
   .get('/posts', async (c) => c.json(await listPublishedPosts(c.get('deps').db, c.get('release'))))
-  .get('/categories', async (c) => c.json(await listBlogCategories(c.get('deps').db)))
+  .get('/categories', async (c) => c.json(await listBlogCategories(c.get('deps').db, c.get('release'))))
   .get('/posts/:slug', validate('param', slugParam), async (c) => {
     const { db, views } = c.get('deps');
     const post = await findPublishedPost(db, c.req.valid('param').slug, c.get('release'));

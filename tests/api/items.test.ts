@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadContent } from '../../api/db/content.ts';
+import * as releaseItems from '../../api/db/migrations/2026-11-28-001-release-items.ts';
 import { CONTENT_DIR, createTestApp } from '../helpers/test-db.ts';
 
 const content = loadContent(CONTENT_DIR);
@@ -84,5 +85,25 @@ describe('GET /api/items/categories', () => {
     for (const item of content.items) expected[item.category] = (expected[item.category] ?? 0) + 1;
     expect(body).toEqual(expected);
     expect(body).not.toHaveProperty('health');
+  });
+});
+
+describe('a database from before items joined the release', () => {
+  it('gives every release with a snapshot the items and categories it was serving', async () => {
+    const { app: upgraded, db } = await createTestApp();
+    const before = {
+      items: await (await upgraded.request('/api/items')).json(),
+      categories: await (await upgraded.request('/api/blog/categories')).json(),
+    };
+    expect((before.items as unknown[]).length).toBe(content.items.length);
+    // As the database was: no copies. Then the migration, as on an upgrade.
+    await releaseItems.down(db);
+    await releaseItems.up(db);
+    const copies = await db.selectFrom('release_items').select('release_id').distinct().execute();
+    expect(copies).toHaveLength(1);
+    expect({
+      items: await (await upgraded.request('/api/items')).json(),
+      categories: await (await upgraded.request('/api/blog/categories')).json(),
+    }).toEqual(before);
   });
 });

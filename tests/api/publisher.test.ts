@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/app.ts';
-import type { BlogPost, PublishRun } from '../../api/contract.ts';
+import type { BlogCategory, BlogPost, CategoryCounts, Item, PublishRun } from '../../api/contract.ts';
 import { type DB, openDatabase } from '../../api/db/database.ts';
 import { listAudit } from '../../api/db/queries/audit.ts';
 import { acquirePublishLock } from '../../api/db/queries/publish-lock.ts';
@@ -22,6 +22,19 @@ import { expectJson } from '../helpers/parents.ts';
 import { databaseEnv, runScript } from '../helpers/run-script.ts';
 import { createTestDb, TEST_NOW } from '../helpers/test-db.ts';
 import { tempDir } from '../../scripts/lib/temp.ts';
+
+const ROMPER = {
+  itemId: 'item-romper',
+  itemName: 'Organic Cotton Romper Set',
+  category: 'clothing',
+  listingPrice: '18.00',
+  imageUrl: '/images/items/item-001.svg',
+  condition: 'like_new',
+  brand: 'Little Sprout',
+  ageGroup: '0-6 months',
+  featured: true,
+  createdAt: '2026-11-20T09:00:00.000Z',
+};
 
 const stops: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -203,9 +216,37 @@ describe('the publisher', () => {
       release: [`${live.id}`, `${live.id}`],
     });
 
+    // Items and a category's name change with the post: none of it may show before a release does.
+    const shop = async () => ({
+      items: await expectJson<Item[]>(fetch(`${server.url}/api/items`), 200),
+      featured: await expectJson<Item[]>(fetch(`${server.url}/api/items/featured`), 200),
+      counts: await expectJson<CategoryCounts>(fetch(`${server.url}/api/items/categories`), 200),
+      categories: (await expectJson<BlogCategory[]>(fetch(`${server.url}/api/blog/categories`), 200)).map(
+        (c) => c.categoryName,
+      ),
+      postCategories: (await expectJson<BlogPost>(fetch(`${server.url}/api/blog/posts/first`), 200))
+        .relatedCategories,
+    });
+    const before = await shop();
+    expect(before).toEqual({
+      items: [],
+      featured: [],
+      counts: {},
+      categories: ['News', 'Tips'],
+      postCategories: ['news'],
+    });
+    fs.writeFileSync(path.join(contentDir, 'items.json'), JSON.stringify([ROMPER]));
+    fs.writeFileSync(
+      path.join(contentDir, 'blog-categories.json'),
+      JSON.stringify([
+        { slug: 'news', categoryName: 'Family news', colorHex: '#654321' },
+        { slug: 'tips', categoryName: 'Tips', colorHex: '#123456' },
+      ]),
+    );
     writePost(contentDir, { slug: 'second', title: 'The second post' });
     const failing = await publisher.request('build fails');
     await gate.started(2);
+    expect(await shop()).toEqual(before);
     // While it builds, and after it has failed, readers get the live release only.
     expect(await reader(server, 'second')).toEqual({
       page: 404,
@@ -232,6 +273,7 @@ describe('the publisher', () => {
       await db.selectFrom('blog_posts').select('slug').where('slug', '=', 'second').executeTakeFirst(),
     ).toBeTruthy();
     expect(fs.readdirSync(siteDir)).toEqual([String(live.id)]);
+    expect(await shop()).toEqual(before);
 
     writePost(contentDir, { slug: 'broken', extra: 'featured: "perhaps"' });
     const broken = await publisher.finished((await publisher.request('broken post')).id);
@@ -239,6 +281,20 @@ describe('the publisher', () => {
     expect(broken.error).toMatch(/broken\.md: /);
     expect(gate.builds).toHaveLength(2); // the sync failed, so no build was attempted
     expect((await publishStatus(db)).live?.id).toBe(live.id);
+    expect(await shop()).toEqual(before);
+
+    // The next release that goes live brings the items and the new name with it.
+    fs.rmSync(path.join(contentDir, 'posts', 'broken.md'));
+    const fixed = publisher.request('fixed');
+    await gate.started(3);
+    expect(await shop()).toEqual(before);
+    gate.builds[2]!.finish();
+    expect(await publisher.finished((await fixed).id)).toMatchObject({ state: 'succeeded', live: true });
+    const after = await shop();
+    expect(after.items.map((i) => i.itemId)).toEqual([ROMPER.itemId]);
+    expect(after.featured.map((i) => i.itemId)).toEqual([ROMPER.itemId]);
+    expect(after.counts).toEqual({ clothing: 1 });
+    expect(after.categories).toEqual(['Family news', 'Tips']);
   });
 
   it('shows a scheduled post nowhere until the release that includes it is live, built by one instance', async () => {
@@ -295,6 +351,7 @@ describe('the publisher', () => {
     const one = await publishOnce(publisher);
     writePost(contentDir, { slug: 'first', title: 'First, edited' });
     writePost(contentDir, { slug: 'second' });
+    fs.writeFileSync(path.join(contentDir, 'items.json'), JSON.stringify([ROMPER]));
     const two = await publishOnce(publisher);
     const server = await serve(file, siteDir);
     expect(await reader(server, 'second')).toEqual({
@@ -304,6 +361,9 @@ describe('the publisher', () => {
     });
     const edited = await expectJson<BlogPost>(fetch(`${server.url}/api/blog/posts/first`), 200);
     expect(edited.title).toBe('First, edited');
+    const items = async () =>
+      (await expectJson<Item[]>(fetch(`${server.url}/api/items`), 200)).map((i) => i.itemId);
+    expect(await items()).toEqual([ROMPER.itemId]);
 
     const done = await publisher.rollback({ uid: 'admin-uid', name: 'Editor Admin' }, 'The edit was wrong');
     expect(done.from).toMatchObject({ id: two.id, state: 'rolled_back', live: false });
@@ -315,6 +375,7 @@ describe('the publisher', () => {
     });
     const restored = await expectJson<BlogPost>(fetch(`${server.url}/api/blog/posts/first`), 200);
     expect(restored.title).toBe('First, as written');
+    expect(await items()).toEqual([]);
     expect(await (await fetch(`${server.url}/`)).text()).toBe(`<h1>Release ${one.id}</h1>`);
 
     const { entries } = await listAudit(db, { limit: 1, before: null });

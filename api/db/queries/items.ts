@@ -1,6 +1,12 @@
 import type { CategoryCounts, Item } from '../../contract.ts';
 import type { DB } from '../database.ts';
 import type { ItemRow } from '../schema.ts';
+import type { ServedRelease } from './releases.ts';
+
+// Readers get the items of the live release (its copy, made when its publish began): a publish
+// that fails changes nothing they see (docs/product.md, "Publishing").
+const releaseItems = (db: DB, release: ServedRelease) =>
+  db.selectFrom('release_items').where('release_id', '=', release.id);
 
 export function toItem(row: ItemRow): Item {
   return {
@@ -15,9 +21,9 @@ export function toItem(row: ItemRow): Item {
   };
 }
 
-export async function listItems(db: DB): Promise<Item[]> {
-  const rows = await db
-    .selectFrom('items')
+export async function listItems(db: DB, release: ServedRelease | null): Promise<Item[]> {
+  if (!release) return [];
+  const rows = await releaseItems(db, release)
     .selectAll()
     .orderBy('created_at', 'desc')
     .orderBy('item_id')
@@ -25,9 +31,13 @@ export async function listItems(db: DB): Promise<Item[]> {
   return rows.map(toItem);
 }
 
-export async function listFeaturedItems(db: DB, limit: number): Promise<Item[]> {
-  const rows = await db
-    .selectFrom('items')
+export async function listFeaturedItems(
+  db: DB,
+  release: ServedRelease | null,
+  limit: number,
+): Promise<Item[]> {
+  if (!release) return [];
+  const rows = await releaseItems(db, release)
     .selectAll()
     .where('is_featured', '=', 1)
     .orderBy('created_at', 'desc')
@@ -38,9 +48,9 @@ export async function listFeaturedItems(db: DB, limit: number): Promise<Item[]> 
 }
 
 /** Map of category key to item count; categories without items are absent. */
-export async function countItemsByCategory(db: DB): Promise<CategoryCounts> {
-  const rows = await db
-    .selectFrom('items')
+export async function countItemsByCategory(db: DB, release: ServedRelease | null): Promise<CategoryCounts> {
+  if (!release) return {};
+  const rows = await releaseItems(db, release)
     .select(['category', (eb) => eb.fn.countAll<number>().as('count')])
     .groupBy('category')
     .orderBy('category')

@@ -65,11 +65,15 @@ async function categorySlugs(
 ): Promise<Map<number, string[]>> {
   const rows = await db
     .selectFrom('release_post_categories')
-    .innerJoin('blog_categories', 'blog_categories.category_id', 'release_post_categories.category_id')
-    .select(['release_post_categories.post_id', 'blog_categories.slug'])
+    .innerJoin('release_categories', (join) =>
+      join
+        .onRef('release_categories.release_id', '=', 'release_post_categories.release_id')
+        .onRef('release_categories.category_id', '=', 'release_post_categories.category_id'),
+    )
+    .select(['release_post_categories.post_id', 'release_categories.slug'])
     .where('release_post_categories.release_id', '=', release.id)
     .$if(postId !== undefined, (q) => q.where('release_post_categories.post_id', '=', postId!))
-    .orderBy('blog_categories.slug')
+    .orderBy('release_categories.slug')
     .execute();
   const map = new Map<number, string[]>();
   for (const row of rows) {
@@ -107,8 +111,15 @@ export async function findPublishedPost(
   return toPost(row, categories.get(row.post_id) ?? []);
 }
 
-export async function listBlogCategories(db: DB): Promise<BlogCategory[]> {
-  const rows = await db.selectFrom('blog_categories').selectAll().orderBy('category_name').execute();
+/** The live release's blog categories, by name. */
+export async function listBlogCategories(db: DB, release: ServedRelease | null): Promise<BlogCategory[]> {
+  if (!release) return [];
+  const rows = await db
+    .selectFrom('release_categories')
+    .selectAll()
+    .where('release_id', '=', release.id)
+    .orderBy('category_name')
+    .execute();
   return rows.map((r) => ({
     categoryId: r.category_id,
     slug: r.slug,

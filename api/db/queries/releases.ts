@@ -137,7 +137,10 @@ export async function claimQueuedRelease(
 
 /** Drops a release's snapshot (a failed or retired release keeps only its row). */
 async function dropSnapshots(db: DB, ids: number[]): Promise<void> {
-  if (ids.length > 0) await db.deleteFrom('release_posts').where('release_id', 'in', ids).execute();
+  if (ids.length === 0) return;
+  await db.deleteFrom('release_posts').where('release_id', 'in', ids).execute();
+  await db.deleteFrom('release_items').where('release_id', 'in', ids).execute();
+  await db.deleteFrom('release_categories').where('release_id', 'in', ids).execute();
 }
 
 /**
@@ -210,10 +213,25 @@ const SNAPSHOT_COLUMNS = [
   'source_hash',
 ] as const;
 
+const ITEM_COLUMNS = [
+  'item_id',
+  'item_name',
+  'category',
+  'listing_price',
+  'image_url',
+  'condition',
+  'brand',
+  'age_group',
+  'is_featured',
+  'created_at',
+] as const;
+const CATEGORY_COLUMNS = ['category_id', 'slug', 'category_name', 'color_hex'] as const;
+
 /**
- * Copies every published post (and its categories) into the release's snapshot, as of `now`, and
- * marks it building into its folder (named by its id). Posts scheduled after `now` are copied too
- * but stay hidden until a later release's time has passed theirs.
+ * Copies every published post (and its categories), every item and every blog category into the
+ * release's snapshot, as of `now`, and marks it building into its folder (named by its id). Posts
+ * scheduled after `now` are copied too but stay hidden until a later release's time has passed
+ * theirs. Readers get only the live release's copies, so nothing synced shows before it is live.
  */
 export async function snapshotRelease(db: DB, id: number, now: Date): Promise<ServedRelease> {
   const release: ServedRelease = { id, contentAsOf: now.toISOString(), folder: String(id) };
@@ -239,6 +257,18 @@ export async function snapshotRelease(db: DB, id: number, now: Date): Promise<Se
           .selectFrom('post_categories')
           .select([sql.lit(id).as('release_id'), 'post_id', 'category_id'])
           .where('post_id', 'in', published(trx).select('post_id')),
+      )
+      .execute();
+    await trx
+      .insertInto('release_items')
+      .columns(['release_id', ...ITEM_COLUMNS])
+      .expression(trx.selectFrom('items').select([sql.lit(id).as('release_id'), ...ITEM_COLUMNS]))
+      .execute();
+    await trx
+      .insertInto('release_categories')
+      .columns(['release_id', ...CATEGORY_COLUMNS])
+      .expression(
+        trx.selectFrom('blog_categories').select([sql.lit(id).as('release_id'), ...CATEGORY_COLUMNS]),
       )
       .execute();
     const live = await liveRelease(trx);
