@@ -36,10 +36,6 @@ const envSchema = z.object({
   FIREBASE_PROJECT_ID: z.string().min(1).default('demo-nestling'),
   FIREBASE_AUTH_EMULATOR_HOST: z.string().optional(),
   PUBLIC_FIREBASE_AUTH_EMULATOR_HOST: z.string().optional(),
-  /** The Firebase project's email enumeration protection: on (1, the default) or off (0). */
-  PUBLIC_FIREBASE_EMAIL_ENUMERATION_PROTECTION: z
-    .enum(['0', '1', 'true', 'false'], { error: 'must be 1, 0, true or false' })
-    .default('1'),
   PUBLIC_DELETION_FORM_ACCOUNT_ID: z.string().optional(),
   PUBLIC_DELETION_FORM_ID: z.string().optional(),
   /** Abuse limits: comments, other writes and reports a minute per parent (docs/product.md). */

@@ -14,16 +14,6 @@ export const SITE_URL: string = (import.meta.env.PUBLIC_SITE_URL || DEFAULT_SITE
 export const MARKETPLACE_URL: string = import.meta.env.PUBLIC_MARKETPLACE_URL || DEFAULT_MARKETPLACE_URL;
 export const PRIVACY_EMAIL: string = import.meta.env.PUBLIC_PRIVACY_EMAIL || DEFAULT_PRIVACY_EMAIL;
 
-/**
- * Whether the Firebase project has email enumeration protection on (the default; "0" or "false"
- * turns it off). Off, an empty sign-in methods answer means the email has no account
- * (docs/product.md, "Sign-in and demo mode"). Read when asked, so tests can set it.
- */
-export function emailEnumerationProtection(): boolean {
-  const setting: string | undefined = import.meta.env.PUBLIC_FIREBASE_EMAIL_ENUMERATION_PROTECTION;
-  return setting !== '0' && setting !== 'false';
-}
-
 export const HERO_SLIDE_COUNT = 3;
 export const HERO_ADVANCE_MS = 10_000;
 export const FEATURED_ITEMS_LIMIT = FEATURED_ITEMS_DEFAULT;

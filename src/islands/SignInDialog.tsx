@@ -1,16 +1,16 @@
 // The three-step sign-in dialog (docs/product.md, "Sign-in and demo mode"). It works with and
-// without Firebase's email enumeration protection: with it on (the default) an empty answer to the
-// email lookup does not decide between signing in and creating an account, the parent does; with
-// it off the empty answer means a new account, and the password step creates one.
+// without Firebase's email enumeration protection: with it on (the default) the email lookup does
+// not say whether an account exists, so the parent chooses between signing in and creating one;
+// with it off the lookup says an address has no account, and the password step creates one.
 // Radix gives the focus trap, Escape, an accessible title and returning focus to the opener.
 import { useStore } from '@nanostores/react';
 import * as Dialog from '@radix-ui/react-dialog';
 import { type SubmitEvent, useEffect, useRef, useState } from 'react';
-import { emailEnumerationProtection, SIGN_IN_DIALOG_RESET_MS, SITE_NAME } from '../config.ts';
-import { authErrorCode, authErrorMessage } from '../lib/auth-messages.ts';
+import { SIGN_IN_DIALOG_RESET_MS, SITE_NAME } from '../config.ts';
+import { authErrorCode, authErrorMessage, NO_ACCOUNT_MESSAGE } from '../lib/auth-messages.ts';
 import {
   createAccount,
-  fetchSignInMethods,
+  lookUpEmail,
   sendPasswordReset,
   signInWithEmail,
   signInWithGoogle,
@@ -22,9 +22,6 @@ import { input, type SignInState, START, StepButtons } from './sign-in/parts.tsx
 import { FirstStep, Messages, PasswordStep } from './sign-in/steps.tsx';
 
 export { DIALOG_DEMO_MESSAGE } from './sign-in/steps.tsx';
-
-/** The password step's line for an email that has no account (enumeration protection off). */
-export const NO_ACCOUNT_MESSAGE = 'No account found. Please create a password for your new account.';
 
 function resetSentMessage(email: string): string {
   return `If an account exists for ${email}, we've sent a link to reset the password.`;
@@ -105,12 +102,12 @@ export default function SignInDialog() {
     }
     update({ working: true });
     try {
-      const methods = await fetchSignInMethods(address);
-      if (methods.length === 0 && !emailEnumerationProtection()) {
-        // Without enumeration protection the empty answer is authoritative: a new account.
+      const { methods, registered } = await lookUpEmail(address);
+      if (registered === false) {
+        // Only without enumeration protection does the provider say so: a new account.
         update({ creating: true, mayBeNew: false, info: NO_ACCOUNT_MESSAGE, step: 'password' });
       } else if (methods.length === 0 || methods.includes('password')) {
-        update({ creating: false, mayBeNew: methods.length === 0, step: 'password' });
+        update({ creating: false, mayBeNew: methods.length === 0 && registered === null, step: 'password' });
       } else {
         update({ info: `This email is registered with ${methods.join(', ')}. Please use Google sign-in.` });
         try {
@@ -148,6 +145,8 @@ export default function SignInDialog() {
       }
     } catch (caught) {
       showFailure(caught, 'Failed to sign in');
+      // The account was made meanwhile (another tab or device): offer signing in instead.
+      if (authErrorCode(caught) === 'auth/email-already-in-use') update({ mayBeNew: true });
       focusAfterWork.current = passwordInput.current;
     } finally {
       update({ working: false });

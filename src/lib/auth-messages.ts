@@ -5,6 +5,8 @@
 
 export const INCORRECT_CREDENTIALS_MESSAGE = 'Incorrect email or password';
 export const EMAIL_IN_USE_MESSAGE = 'An account already exists for this email.';
+/** The password step's line for an email the provider says has no account (protection off). */
+export const NO_ACCOUNT_MESSAGE = 'No account found. Please create a password for your new account.';
 export const GENERIC_AUTH_MESSAGE = 'Something went wrong. Please try again.';
 const TOO_MANY_MESSAGE = 'Too many attempts. Please wait a few minutes, then try again.';
 const POPUP_CLOSED_MESSAGE = 'The Google window was closed before signing in finished.';

@@ -259,21 +259,67 @@ export async function signInWithGoogle(): Promise<void> {
   }
 }
 
+/** What the provider says about an email: its sign-in methods, and whether it has an account. */
+export interface EmailLookup {
+  methods: string[];
+  /** True or false only when the provider says; unknown under email enumeration protection. */
+  registered: boolean | null;
+}
+
+const UNKNOWN: EmailLookup = { methods: [], registered: null };
+
+/** The Identity Toolkit's createAuthUri answer, read field by field: any field may be missing. */
+function readLookup(body: unknown): EmailLookup {
+  if (typeof body !== 'object' || body === null) return UNKNOWN;
+  const registered = 'registered' in body && typeof body.registered === 'boolean' ? body.registered : null;
+  const list = 'signinMethods' in body && Array.isArray(body.signinMethods) ? body.signinMethods : [];
+  return { methods: list.filter((method): method is string => typeof method === 'string'), registered };
+}
+
+function lookupError(body: unknown): string {
+  if (typeof body !== 'object' || body === null || !('error' in body)) return '';
+  const { error } = body;
+  return typeof error === 'object' && error !== null && 'message' in error ? String(error.message) : '';
+}
+
 /**
- * The sign-in methods of an email. Under email enumeration protection the answer is always empty,
- * so empty means "unknown" (docs/product.md, "Sign-in and demo mode"). A failed check is logged and
- * reads as empty too; only an address the provider rejects is the parent's to correct.
+ * Looks an email up (docs/product.md, "Sign-in and demo mode"). Firebase's SDK keeps only the
+ * methods, which are empty for a new email and for every email under email enumeration
+ * protection; the REST answer also says `registered` when, and only when, the protection is off.
+ * That is what lets the dialog say an address has no account without a setting to keep in step
+ * with the Firebase project. A failed lookup is logged and reads as unknown; only an address the
+ * provider rejects is the parent's to correct.
  */
-export async function fetchSignInMethods(email: string): Promise<string[]> {
+export async function lookUpEmail(email: string): Promise<EmailLookup> {
   assertConfigured();
-  const { auth, sdk } = await readyAuth();
-  try {
-    return await sdk.fetchSignInMethodsForEmail(auth, email);
-  } catch (error) {
-    if (authErrorCode(error) === 'auth/invalid-email') throw error;
-    console.error('Checking the sign-in methods failed', error);
-    return [];
-  }
+  const emulator = env.PUBLIC_FIREBASE_AUTH_EMULATOR_HOST;
+  const origin = emulator
+    ? `http://${emulator}/identitytoolkit.googleapis.com`
+    : 'https://identitytoolkit.googleapis.com';
+  const key = encodeURIComponent(env.PUBLIC_FIREBASE_API_KEY ?? '');
+  const lookup = async (): Promise<EmailLookup> => {
+    let response: Response;
+    try {
+      response = await fetch(`${origin}/v1/accounts:createAuthUri?key=${key}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ identifier: email, continueUri: window.location.href }),
+      });
+    } catch (error) {
+      console.error('Looking up the email failed', error);
+      return UNKNOWN;
+    }
+    const body: unknown = await response.json().catch(() => null);
+    if (response.ok) return readLookup(body);
+    const reason = lookupError(body);
+    if (reason === 'INVALID_EMAIL' || reason === 'INVALID_IDENTIFIER')
+      throw new AuthError('auth/invalid-email');
+    console.error('Looking up the email failed', response.status, reason);
+    return UNKNOWN;
+  };
+  // The SDK loads meanwhile, ready for the password step.
+  const [, answer] = await Promise.all([readyAuth(), lookup()]);
+  return answer;
 }
 
 export async function signInWithEmail(email: string, password: string): Promise<void> {

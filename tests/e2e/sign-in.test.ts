@@ -1,6 +1,7 @@
 // The navigation's sign-in in Chromium against the real `npm start` servers: the three-step dialog,
 // account creation, password reset, sessions and sign-out through the Auth emulator (authBaseURL),
-// with Firebase's email enumeration protection off and on, and demo mode (baseURL). Also checks
+// with Firebase's email enumeration protection off and on (one build: the dialog reads which from
+// the lookup's answer), and demo mode (baseURL). Also checks
 // that anonymous readers never download the identity provider's SDK.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -9,6 +10,7 @@ import {
   emulatorOobCodes,
   setEmailEnumerationProtection,
 } from '../../scripts/lib/auth-emulator.ts';
+import { NO_ACCOUNT_MESSAGE } from '../../src/lib/auth-messages.ts';
 import { closePage, expectNoAxeViolations, launchBrowser, openPage } from '../helpers/browser.ts';
 
 let browser: Browser;
@@ -68,7 +70,8 @@ describe('sign-in with the Auth emulator', () => {
 });
 
 // Firebase projects created since September 2023 have email enumeration protection on: the email
-// lookup then always answers no methods. The whole dialog must work either way.
+// lookup then never says whether an account exists, and the parent chooses. Off (older projects),
+// an address with no account is known to be new. The whole dialog must work either way.
 describe.each([
   { protection: false, setting: 'off' },
   { protection: true, setting: 'on' },
@@ -98,7 +101,7 @@ describe.each([
     return dialog;
   }
 
-  it('validates, creates an account through Create an account, keeps the session and signs out', async () => {
+  it('validates, creates an account (chosen, or offered when none exists), keeps the session and signs out', async () => {
     const base = inject('authBaseURL');
     const email = newEmail();
     const local = email.split('@')[0]!;
@@ -123,16 +126,24 @@ describe.each([
     expect(await dialog.getByRole('alert').count()).toBe(0);
 
     await passwordStep(page, email);
-    // Nothing is decided for the parent: signing in and creating an account are both offered.
-    await dialog.getByText('Enter your password.').waitFor();
-    await dialog.getByRole('button', { name: 'Forgot password?' }).waitFor();
-    await expectNoAxeViolations(page);
-    await dialog.getByRole('button', { name: 'Create an account' }).press('Enter');
+    if (protection) {
+      // Nothing is decided for the parent: signing in and creating an account are both offered.
+      await dialog.getByText('Enter your password.').waitFor();
+      await dialog.getByRole('button', { name: 'Forgot password?' }).waitFor();
+      await expectNoAxeViolations(page);
+      await dialog.getByRole('button', { name: 'Create an account' }).press('Enter');
+    } else {
+      // The provider says the address has no account: the step creates one.
+      await dialog.getByText(NO_ACCOUNT_MESSAGE).waitFor();
+      expect(NO_ACCOUNT_MESSAGE).toBe('No account found. Please create a password for your new account.');
+      expect(await dialog.getByRole('button', { name: 'Create an account' }).count()).toBe(0);
+    }
     await dialog.getByText('Create a password for your account.').waitFor();
     expect(await focusedId(page)).toBe('sign-in-password');
     expect(await dialog.getByLabel('Password').getAttribute('autocomplete')).toBe('new-password');
     expect(await dialog.getByRole('button', { name: 'Forgot password?' }).count()).toBe(0);
-    await dialog.getByRole('button', { name: 'Sign in instead' }).waitFor();
+    // Offered only where the parent chose to create the account.
+    expect(await dialog.getByRole('button', { name: 'Sign in instead' }).count()).toBe(protection ? 1 : 0);
     await expectNoAxeViolations(page);
 
     await dialog.getByRole('button', { name: 'Sign In', exact: true }).click();
@@ -175,11 +186,17 @@ describe.each([
     const existing = await createEmulatorUser(inject('authEmulatorHost'), { password });
     const page = await newPage();
 
-    // An unknown email: the same message as a wrong password, never "no such account".
     let dialog = await passwordStep(page, newEmail());
-    await dialog.getByLabel('Password').fill(password);
-    await dialog.getByLabel('Password').press('Enter');
-    expect(await alertText(page)).toBe('Incorrect email or password');
+    if (protection) {
+      // An unknown email: the same message as a wrong password, never "no such account".
+      await dialog.getByLabel('Password').fill(password);
+      await dialog.getByLabel('Password').press('Enter');
+      expect(await alertText(page)).toBe('Incorrect email or password');
+    } else {
+      // The provider already said it has no account: the step offers to create one, not to sign in.
+      await dialog.getByText(NO_ACCOUNT_MESSAGE).waitFor();
+      expect(await dialog.getByRole('button', { name: 'Forgot password?' }).count()).toBe(0);
+    }
 
     dialog = await passwordStep(page, existing.email);
     // Without protection the lookup knows the account, and only signing in is offered.
@@ -202,7 +219,8 @@ describe.each([
     const email = newEmail();
     const page = await newPage();
     const dialog = await passwordStep(page, email);
-    await dialog.getByRole('button', { name: 'Create an account' }).click();
+    if (protection) await dialog.getByRole('button', { name: 'Create an account' }).click();
+    else await dialog.getByText(NO_ACCOUNT_MESSAGE).waitFor();
     // Meanwhile the account is created elsewhere (another device, another tab).
     await createEmulatorUser(inject('authEmulatorHost'), { email, password });
     await dialog.getByLabel('Password').fill(password);
@@ -244,11 +262,17 @@ describe.each([
     expect(resets.filter((code) => code.email === existing.email)).toHaveLength(1);
 
     dialog = await passwordStep(page, unknown);
-    await dialog.getByRole('button', { name: 'Forgot password?' }).click();
-    await dialog
-      .getByText(`If an account exists for ${unknown}, we've sent a link to reset the password.`)
-      .waitFor();
-    expect(await dialog.getByRole('alert').count()).toBe(0);
+    if (protection) {
+      await dialog.getByRole('button', { name: 'Forgot password?' }).click();
+      await dialog
+        .getByText(`If an account exists for ${unknown}, we've sent a link to reset the password.`)
+        .waitFor();
+      expect(await dialog.getByRole('alert').count()).toBe(0);
+    } else {
+      // Known to have no account: nothing to reset, and the step creates one instead.
+      await dialog.getByText(NO_ACCOUNT_MESSAGE).waitFor();
+      expect(await dialog.getByRole('button', { name: 'Forgot password?' }).count()).toBe(0);
+    }
     expect((await emulatorOobCodes(host)).filter((code) => code.email === unknown)).toEqual([]);
     await closePage(page);
   });

@@ -41,7 +41,7 @@ describe('auth store in demo configuration', () => {
     const auth = await freshStore();
     auth.initAuth();
     await expect(auth.signInWithGoogle()).rejects.toMatchObject({ code: 'DEMO_MODE', message: 'DEMO_MODE' });
-    await expect(auth.fetchSignInMethods('a@b.example')).rejects.toMatchObject({ code: 'DEMO_MODE' });
+    await expect(auth.lookUpEmail('a@b.example')).rejects.toMatchObject({ code: 'DEMO_MODE' });
     await expect(auth.signInWithEmail('a@b.example', 'pw')).rejects.toMatchObject({ code: 'DEMO_MODE' });
     await expect(auth.createAccount('a@b.example', 'pw')).rejects.toMatchObject({ code: 'DEMO_MODE' });
   });

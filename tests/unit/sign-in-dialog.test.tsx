@@ -7,7 +7,8 @@ import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SIGN_IN_DIALOG_RESET_MS, SITE_NAME } from '../../src/config.ts';
-import SignInDialog, { NO_ACCOUNT_MESSAGE } from '../../src/islands/SignInDialog.tsx';
+import SignInDialog from '../../src/islands/SignInDialog.tsx';
+import { NO_ACCOUNT_MESSAGE } from '../../src/lib/auth-messages.ts';
 import { $auth, exitDemoMode, initAuth, resetAuthForTests } from '../../src/stores/auth.ts';
 import { $signInOpen } from '../../src/stores/ui.ts';
 
@@ -104,6 +105,7 @@ describe('sign-in dialog', () => {
 describe('sign-in dialog with the provider configured (stubbed network)', () => {
   let methods: string[];
   let requests: string[];
+  let protection: boolean;
 
   beforeEach(() => {
     vi.stubEnv('PUBLIC_FIREBASE_API_KEY', 'unit-test-key');
@@ -113,6 +115,7 @@ describe('sign-in dialog with the provider configured (stubbed network)', () => 
     vi.stubEnv('PUBLIC_FIREBASE_AUTH_EMULATOR_HOST', '127.0.0.1:1');
     requests = [];
     methods = ['password'];
+    protection = false;
     vi.stubGlobal(
       'fetch',
       vi.fn(async (input: RequestInfo | URL) => {
@@ -121,6 +124,8 @@ describe('sign-in dialog with the provider configured (stubbed network)', () => 
         const json = (status: number, body: unknown) =>
           new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
         if (url.includes('accounts:createAuthUri')) {
+          // As Firebase answers: under enumeration protection, neither field.
+          if (protection) return json(200, { kind: 'identitytoolkit#CreateAuthUriResponse', sessionId: 's' });
           return json(200, { registered: methods.length > 0, signinMethods: methods });
         }
         if (url.includes('accounts:signInWithPassword')) {
@@ -157,8 +162,8 @@ describe('sign-in dialog with the provider configured (stubbed network)', () => 
     expect(screen.getByRole('button', { name: 'Continue with Google' })).toBeTruthy();
   });
 
-  it('an empty lookup (a new email, or enumeration protection) offers signing in and creating an account', async () => {
-    methods = [];
+  it('under enumeration protection the lookup says nothing: signing in and creating an account are offered', async () => {
+    protection = true;
     const user = userEvent.setup();
     await enterEmail(user, 'new@example.com');
     const password = await screen.findByLabelText('Password');
@@ -181,8 +186,7 @@ describe('sign-in dialog with the provider configured (stubbed network)', () => 
     expect(screen.getByRole('button', { name: 'Create an account' })).toBeTruthy();
   });
 
-  it('without enumeration protection an empty lookup means no account: the step creates one', async () => {
-    vi.stubEnv('PUBLIC_FIREBASE_EMAIL_ENUMERATION_PROTECTION', '0');
+  it('without enumeration protection an unregistered email has no account: the step creates one', async () => {
     methods = [];
     await enterEmail(userEvent.setup(), 'new@example.com');
     const password = await screen.findByLabelText('Password');
