@@ -178,14 +178,22 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
           port: info.port,
           close: () =>
             (closing ??= new Promise<void>((done) => {
+              // Idle keep-alive sockets would hold close() open until they time out (65 s); in-flight
+              // requests still finish. A response can finish just after the client has read it all
+              // (a file is streamed, and its end comes a tick later), leaving its connection idle
+              // but open: so idle connections are closed again until the last one has gone.
+              const closeIdle = () => {
+                if ('closeIdleConnections' in server) server.closeIdleConnections();
+              };
+              const sweep = setInterval(closeIdle, 20);
               server.close(() => {
+                clearInterval(sweep);
                 // Views (and their counts) still waiting are written before the database closes.
                 void Promise.all([views.flush(), viewLimiter.flush()])
                   .then(() => options.db.destroy())
                   .then(done, done);
               });
-              // Idle keep-alive sockets would hold close() open; in-flight requests still finish.
-              if ('closeIdleConnections' in server) server.closeIdleConnections();
+              closeIdle();
             })),
         });
       },

@@ -220,6 +220,17 @@ describe('graceful shutdown', () => {
     await expect(db.selectFrom('items').selectAll().execute()).rejects.toThrow();
     await expect(fetch(`${own.url}/`)).rejects.toThrow();
   });
+
+  it('stops at once after serving files to a client that keeps its connections open', async () => {
+    const { db } = await createTestDb();
+    const own = await startServer({ db, siteDir: siteRoot, host: '127.0.0.1', port: 0 });
+    // Fetch keeps each connection for as long as the server's keep-alive (65 s), and the stop comes
+    // the moment the last file has been read: before the server has seen its response finish.
+    expect(await (await fetch(`${own.url}/`)).text()).toContain('<h1>Home</h1>');
+    const closed = own.close().then(() => 'closed');
+    const slow = new Promise((resolve) => setTimeout(resolve, 10_000, 'still open after 10 s'));
+    expect(await Promise.race([closed, slow])).toBe('closed');
+  });
 });
 
 describe('request bodies through the server', () => {
