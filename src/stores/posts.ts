@@ -10,15 +10,23 @@ export const postStats = keyedQuery<PostStats>('post-stats', (slug) =>
   read(api.blog.posts[':slug'].stats.$get({ param: { slug } })),
 );
 
-/** Keyed by `slug|uid`: a parent's like status is theirs alone. */
-export const likeStatus = keyedQuery<LikeStatus>('like-status', async (key) => {
-  const slug = key.slice(0, key.lastIndexOf('|'));
-  const status = await read(
-    api.blog.posts[':slug']['like-status'].$get({ param: { slug } }, withToken(await getIdToken())),
-  );
-  postStats.update(slug, (stats) => ({ ...stats, likeCount: status.likeCount }));
-  return status;
-});
+const slugOf = (key: string) => key.slice(0, key.lastIndexOf('|'));
+
+/**
+ * Keyed by `slug|uid`: a parent's like status is theirs alone. Its count moves the post's stats
+ * only when the answer is kept: one asked before the parent's own like would put the count back.
+ */
+export const likeStatus = keyedQuery<LikeStatus>(
+  'like-status',
+  async (key) =>
+    read(
+      api.blog.posts[':slug']['like-status'].$get(
+        { param: { slug: slugOf(key) } },
+        withToken(await getIdToken()),
+      ),
+    ),
+  (key, status) => postStats.update(slugOf(key), (stats) => ({ ...stats, likeCount: status.likeCount })),
+);
 
 /** The product sends JSON headers with its body-less POSTs. */
 const JSON_HEADERS = { Accept: 'application/json' };

@@ -31,9 +31,14 @@ export interface KeyedQuery<T> {
 
 /**
  * A family of stores keyed by id (a post's slug, a thread's post id). An answer that was asked for
- * before an action changed the value is dropped, so a slow load never undoes a like or a comment.
+ * before an action changed the value is dropped, so a slow load never undoes a like or a comment;
+ * `onAnswer` sees only the answers kept, to pass what they carry on to another store.
  */
-export function keyedQuery<T>(name: string, load: (id: string) => Promise<T>): KeyedQuery<T> {
+export function keyedQuery<T>(
+  name: string,
+  load: (id: string) => Promise<T>,
+  onAnswer?: (id: string, value: T) => void,
+): KeyedQuery<T> {
   const stores = new Map<string, FetcherStore<T>>();
   const versions = new Map<string, number>();
   const key = (id: string) => `${name}/${id}`;
@@ -45,7 +50,9 @@ export function keyedQuery<T>(name: string, load: (id: string) => Promise<T>): K
         fetcher: async () => {
           const asked = versions.get(id ?? '') ?? 0;
           const answer = await load(id ?? '');
-          return (versions.get(id ?? '') ?? 0) === asked ? answer : (get(id ?? '') ?? answer);
+          if ((versions.get(id ?? '') ?? 0) !== asked) return get(id ?? '') ?? answer;
+          onAnswer?.(id ?? '', answer);
+          return answer;
         },
       });
       stores.set(id ?? '', found);
