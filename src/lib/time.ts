@@ -3,6 +3,63 @@
 import { formatDistanceToNow } from 'date-fns';
 import { useSyncExternalStore } from 'react';
 
+const MINUTE_MS = 60_000;
+
+/** A span to the minute: "less than 1 min", "47 min", "1 h 5 min", "3 h"; whole days past two. */
+function span(ms: number): string {
+  const minutes = Math.floor(Math.abs(ms) / MINUTE_MS);
+  if (minutes === 0) return 'less than 1 min';
+  if (minutes < 60) return `${minutes} min`;
+  if (minutes < 48 * 60) {
+    const rest = minutes % 60;
+    return `${Math.floor(minutes / 60)} h${rest ? ` ${rest} min` : ''}`;
+  }
+  return `${Math.floor(minutes / (24 * 60))} days`;
+}
+
+/**
+ * How long a moderator has left, exactly (docs/product.md, "Moderation"): "Due in 47 min",
+ * "Overdue by 12 min". Rounded down, so what it says is never more time than there is.
+ */
+export function dueLabel(dueAt: string, now: number): { text: string; overdue: boolean } {
+  const left = Date.parse(dueAt) - now;
+  return left >= 0
+    ? { text: `Due in ${span(left)}`, overdue: false }
+    : { text: `Overdue by ${span(left)}`, overdue: true };
+}
+
+// One clock for every due time on the page, read every 15 s while something shows one.
+let clockNow = Date.now();
+const clockListeners = new Set<() => void>();
+let clockTimer: ReturnType<typeof setInterval> | null = null;
+
+function subscribeClock(listener: () => void): () => void {
+  clockListeners.add(listener);
+  if (!clockTimer) {
+    clockNow = Date.now();
+    clockTimer = setInterval(() => {
+      clockNow = Date.now();
+      for (const notify of clockListeners) notify();
+    }, MINUTE_MS / 4);
+  }
+  return () => {
+    clockListeners.delete(listener);
+    if (clockListeners.size === 0 && clockTimer) {
+      clearInterval(clockTimer);
+      clockTimer = null;
+    }
+  };
+}
+
+/** The time now, moving on while the component is shown (for labels that count minutes). */
+export function useClock(): number {
+  return useSyncExternalStore(
+    subscribeClock,
+    () => clockNow,
+    () => clockNow,
+  );
+}
+
 /** A time as "3 hours ago" and in full ("22 November 2026 at 12:00"); null for an invalid one. */
 function timeLabels(iso: string): { relative: string; absolute: string } | null {
   const date = new Date(iso);

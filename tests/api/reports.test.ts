@@ -1,7 +1,7 @@
 // Reports of comments (docs/product.md, "Reports"): through the real app over a real database, with
 // parents from the real Auth emulator.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Comment, CommentPosted, ReportFiled } from '../../api/contract.ts';
+import type { Comment, CommentPosted, ReportFiled, ReportGroup } from '../../api/contract.ts';
 import { createRateLimiter } from '../../api/middleware/rate-limit.ts';
 import {
   call,
@@ -11,7 +11,7 @@ import {
   newParent,
   type Parent,
 } from '../helpers/parents.ts';
-import { createTestApp } from '../helpers/test-db.ts';
+import { createTestApp, TEST_NOW } from '../helpers/test-db.ts';
 
 type Setup = Awaited<ReturnType<typeof createTestApp>>;
 let app: Setup['app'];
@@ -21,9 +21,12 @@ let slug: string;
 let author: Parent;
 let readers: Parent[];
 let moderator: Parent;
+/** The app's clock: the tests' fixed time unless a test moves it. */
+let clock = TEST_NOW;
 
 beforeAll(async () => {
   ({ app, db } = await createCommunityApp({
+    now: () => clock,
     safety: {
       holdFirstComment: false,
       escalationUrl: 'http://hooks.nestling.test/safety',
@@ -225,6 +228,45 @@ describe('holding on report', () => {
       .where('report_id', '=', filed.reportId)
       .executeTakeFirstOrThrow();
     expect(Date.parse(row.due_at) - Date.parse(row.created_at)).toBe(24 * 60 * 60_000);
+  });
+});
+
+describe("the moderators' queue", () => {
+  it('puts child safety first, then whatever is due soonest, though it was opened later', async () => {
+    const [fay, gus] = await Promise.all([
+      newParent(app, db, 'Fay Reader'),
+      newParent(app, db, 'Gus Reader'),
+    ]);
+    const first = await postComment('Reported for an unsafe item, later for child safety.');
+    const second = await postComment('Reported for child safety in between.');
+    // The first comment's group opens first, but its child-safety report (due in an hour) comes last.
+    const at = (minutes: number) => (clock = new Date(TEST_NOW.getTime() + minutes * 60_000));
+    try {
+      at(1);
+      await expectJson<ReportFiled>(report(first, fay, { category: 'unsafe_item', note: null }), 201);
+      at(2);
+      await expectJson<ReportFiled>(report(second, gus, { category: 'child_safety', note: null }), 201);
+      at(3);
+      await expectJson<ReportFiled>(report(first, gus, { category: 'child_safety', note: null }), 201);
+    } finally {
+      clock = TEST_NOW;
+    }
+    const queue = await expectJson<ReportGroup[]>(
+      call(app, 'GET', '/api/moderation/reports?status=open', { token: moderator.token }),
+      200,
+    );
+    const ours = queue.filter((g) => [first, second].includes(g.comment.commentId));
+    expect(ours.map((g) => g.comment.commentId)).toEqual([second, first]);
+    expect(ours.every((g) => g.childSafety)).toBe(true);
+    expect(ours[0]!.openedAt > ours[1]!.openedAt).toBe(true);
+    expect(ours[0]!.dueAt < ours[1]!.dueAt).toBe(true);
+    // Every child-safety group comes before every other, and each kind is in due order.
+    const kinds = queue.map((g) => g.childSafety);
+    expect(kinds).toEqual([...kinds].sort((a, b) => Number(b) - Number(a)));
+    for (const kind of [true, false]) {
+      const due = queue.filter((g) => g.childSafety === kind).map((g) => g.dueAt);
+      expect(due).toEqual([...due].sort());
+    }
   });
 });
 

@@ -1,10 +1,10 @@
 // @vitest-environment jsdom
 // Pre-rendered times hydrate without a mismatch however long after the build the page is read.
 import { act } from '@testing-library/react';
-import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { useTimeLabels } from '../../src/lib/time.ts';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { dueLabel, useClock, useTimeLabels } from '../../src/lib/time.ts';
 
 function Stamp({ iso }: { iso: string }) {
   const labels = useTimeLabels(iso);
@@ -37,5 +37,48 @@ describe('useTimeLabels', () => {
 
   it('shows nothing for a missing or invalid time', () => {
     expect(renderToString(<Stamp iso="not a time" />)).toBe('<time></time>');
+  });
+});
+
+describe('dueLabel', () => {
+  const due = '2026-11-24T14:00:00.000Z';
+  const at = (iso: string) => dueLabel(due, Date.parse(iso));
+
+  it('says the minutes left, rounded down, never more time than there is', () => {
+    expect(at('2026-11-24T13:12:30Z')).toEqual({ text: 'Due in 47 min', overdue: false });
+    expect(at('2026-11-24T13:00:00.001Z')).toEqual({ text: 'Due in 59 min', overdue: false });
+    expect(at('2026-11-24T13:00:00Z')).toEqual({ text: 'Due in 1 h', overdue: false });
+    expect(at('2026-11-23T14:55:00Z')).toEqual({ text: 'Due in 23 h 5 min', overdue: false });
+    expect(at('2026-11-24T13:59:30Z')).toEqual({ text: 'Due in less than 1 min', overdue: false });
+    expect(at('2026-11-24T14:00:00Z')).toEqual({ text: 'Due in less than 1 min', overdue: false });
+  });
+
+  it('says how long overdue', () => {
+    expect(at('2026-11-24T14:00:00.001Z')).toEqual({ text: 'Overdue by less than 1 min', overdue: true });
+    expect(at('2026-11-24T14:12:59Z')).toEqual({ text: 'Overdue by 12 min', overdue: true });
+    expect(at('2026-11-24T16:05:00Z')).toEqual({ text: 'Overdue by 2 h 5 min', overdue: true });
+    expect(at('2026-11-27T15:00:00Z')).toEqual({ text: 'Overdue by 3 days', overdue: true });
+  });
+});
+
+describe('useClock', () => {
+  function Due({ iso }: { iso: string }) {
+    return <span>{dueLabel(iso, useClock()).text}</span>;
+  }
+
+  it('moves the label on while it is shown', async () => {
+    vi.useFakeTimers();
+    vi.setSystemTime(new Date('2026-11-24T13:12:30Z'));
+    const container = document.createElement('div');
+    document.body.append(container);
+    const root = createRoot(container);
+    await act(async () => root.render(<Due iso="2026-11-24T14:00:00Z" />));
+    expect(container.textContent).toBe('Due in 47 min');
+    await act(async () => vi.advanceTimersByTime(60_000));
+    expect(container.textContent).toBe('Due in 46 min');
+    await act(async () => vi.advanceTimersByTime(47 * 60_000));
+    expect(container.textContent).toBe('Overdue by less than 1 min');
+    await act(async () => root.unmount());
+    container.remove();
   });
 });

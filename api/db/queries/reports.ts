@@ -177,7 +177,7 @@ export async function fileReport(
 
 /**
  * The console's queue: reports grouped by comment. Open groups come child safety first, then
- * oldest first, each due at its earliest report's due time; resolved ones newest first.
+ * soonest due first (each due at its earliest report's due time); resolved ones newest first.
  */
 export async function listReportGroups(db: DB, status: ReportStatus, now: Date): Promise<ReportGroup[]> {
   const reports = await db
@@ -235,7 +235,9 @@ export async function listReportGroups(db: DB, status: ReportStatus, now: Date):
   });
   return groups.sort((a, b) =>
     status === 'open'
-      ? Number(b.childSafety) - Number(a.childSafety) || a.openedAt.localeCompare(b.openedAt)
+      ? Number(b.childSafety) - Number(a.childSafety) ||
+        a.dueAt.localeCompare(b.dueAt) ||
+        a.openedAt.localeCompare(b.openedAt)
       : (b.resolution?.at ?? '').localeCompare(a.resolution?.at ?? ''),
   );
 }

@@ -1,7 +1,7 @@
 // Pieces of the moderation console: a moderated comment, a report group and a comment awaiting
 // review (the suspension dialog is in SuspendDialog.tsx).
 import { type ModeratedComment, REPORT_CATEGORY_LABELS, type ReportGroup } from '../../../api/contract.ts';
-import { useTimeLabels } from '../../lib/time.ts';
+import { dueLabel, useClock, useTimeLabels } from '../../lib/time.ts';
 
 export function When({ iso, prefix = '' }: { iso: string | null; prefix?: string }) {
   const labels = useTimeLabels(iso);
@@ -57,6 +57,17 @@ export function ModeratedText({ comment }: { comment: ModeratedComment }) {
   );
 }
 
+/** Time left on an open group, to the minute, kept current while the page is open. */
+function DueTime({ group }: { group: ReportGroup }) {
+  const due = dueLabel(group.dueAt, useClock());
+  const absolute = useTimeLabels(group.dueAt)?.absolute;
+  return (
+    <time dateTime={group.dueAt} title={absolute} className={due.overdue ? 'font-semibold text-red-800' : ''}>
+      {due.text}
+    </time>
+  );
+}
+
 const actionButton =
   'border-sand text-ink hover:bg-sand rounded-lg border bg-white px-3 py-1.5 text-sm font-semibold';
 const dangerButton = 'rounded-lg bg-red-700 px-3 py-1.5 text-sm font-semibold text-white hover:bg-red-800';
@@ -71,6 +82,8 @@ export function ReportCard({ group, actions }: { group: ReportGroup; actions: Gr
   const { comment } = group;
   const headingId = `report-${group.reportId}-heading`;
   const hidden = comment.status === 'held' || comment.status === 'removed';
+  const now = useClock();
+  const overdue = group.overdue || dueLabel(group.dueAt, now).overdue;
   return (
     <article
       id={`report-${group.reportId}`}
@@ -83,7 +96,7 @@ export function ReportCard({ group, actions }: { group: ReportGroup; actions: Gr
           <span className="sr-only"> #{group.reportId}</span>
         </h3>
         {group.childSafety && <span className={`${badge} bg-red-100 text-red-900`}>Escalated</span>}
-        {group.overdue && <span className={`${badge} bg-red-700 text-white`}>Overdue</span>}
+        {overdue && <span className={`${badge} bg-red-700 text-white`}>Overdue</span>}
       </div>
       <p className="text-muted mt-1 text-sm">
         {group.reporterCount} {group.reporterCount === 1 ? 'parent' : 'parents'} reported it ·{' '}
@@ -94,11 +107,7 @@ export function ReportCard({ group, actions }: { group: ReportGroup; actions: Gr
           .join(', ')}
       </p>
       <p className="text-muted mt-1 text-sm">
-        Opened <When iso={group.openedAt} /> ·{' '}
-        <span className={group.overdue ? 'font-semibold text-red-800' : ''}>
-          {group.overdue ? 'Overdue: was due ' : 'Due '}
-          <When iso={group.dueAt} />
-        </span>
+        Opened <When iso={group.openedAt} /> · <DueTime group={group} />
       </p>
       <ModeratedText comment={comment} />
       {group.notes.length > 0 && (
