@@ -3,6 +3,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { canModerate, type Reply, type ReportCategory } from '../../api/contract.ts';
 import { errorMessage } from '../lib/api.ts';
 import { findInThread } from '../lib/thread.ts';
+import { minutesLeft, useClock } from '../lib/time.ts';
 import { $auth, accountName, initAuth } from '../stores/auth.ts';
 import {
   deleteComment,
@@ -25,7 +26,6 @@ import { ThreadView } from './comments/ThreadView.tsx';
 import { focusLater, useJumpToComment } from './comments/focus.ts';
 import { useDraft } from './comments/useDraft.ts';
 import { useLiking } from './comments/useLiking.ts';
-import { minutesLeft, useNow } from './comments/useNow.ts';
 
 // Only a reader who reports, deletes or removes a comment downloads the dialogs.
 const CommentDialog = lazy(() => import('./comments/CommentDialog.tsx'));
@@ -152,7 +152,7 @@ export default function CommentsSection({ postId, slug, initialStats, initialThr
   const editable = (comments ?? []).some(
     (c) => c.can_edit_until !== null || c.replies.some((r) => r.can_edit_until !== null),
   );
-  const now = useNow(editable);
+  const now = useClock(editable);
 
   const actions: CommentActions = {
     canLike: signedIn && !demoMode,

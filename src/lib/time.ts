@@ -28,7 +28,9 @@ export function dueLabel(dueAt: string, now: number): { text: string; overdue: b
     : { text: `Overdue by ${span(left)}`, overdue: true };
 }
 
-// One clock for every due time on the page, read every 15 s while something shows one.
+const noSubscription = () => () => {};
+
+// One clock for every label that counts minutes, read every 15 s while something shows one.
 let clockNow = Date.now();
 const clockListeners = new Set<() => void>();
 let clockTimer: ReturnType<typeof setInterval> | null = null;
@@ -51,13 +53,23 @@ function subscribeClock(listener: () => void): () => void {
   };
 }
 
-/** The time now, moving on while the component is shown (for labels that count minutes). */
-export function useClock(): number {
+/**
+ * The time now, moving on while `active` (for labels that count minutes: a due time, the edit
+ * window). Inactive, nothing ticks and nothing re-renders.
+ */
+export function useClock(active = true): number {
   return useSyncExternalStore(
-    subscribeClock,
+    active ? subscribeClock : noSubscription,
     () => clockNow,
     () => clockNow,
   );
+}
+
+/** "14 minutes", "1 minute", "less than a minute": what is left of a window (the edit window). */
+export function minutesLeft(until: string | null, now: number): string {
+  const minutes = Math.floor(((until ? Date.parse(until) : now) - now) / MINUTE_MS);
+  if (minutes < 1) return 'less than a minute';
+  return `${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
 }
 
 /** A time as "3 hours ago" and in full ("22 November 2026 at 12:00"); null for an invalid one. */
@@ -72,8 +84,6 @@ function timeLabels(iso: string): { relative: string; absolute: string } | null 
 
 // The same words on the build machine and in every browser: the day in UTC.
 const stableDay = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone: 'UTC' });
-
-const noSubscription = () => () => {};
 
 /**
  * The labels to show now. Pre-rendered HTML was written at build time, in the build machine's
