@@ -13,6 +13,7 @@ import {
 import {
   closePage,
   expectNoAxeViolations,
+  inSight,
   launchBrowser,
   openPage,
   signInWithEmail,
@@ -101,8 +102,9 @@ describe('reports and the moderation console', () => {
     const linky = `Great deals: https://a.example https://b.example https://c.example ${crypto.randomUUID().slice(0, 6)}`;
     const pendingId = await comment(post, author, linky);
 
-    // The reporter, by keyboard.
+    // The reporter, by keyboard, on a phone whose screen is shorter than the dialog.
     const page = await openPage(browser);
+    await page.setViewportSize({ width: 390, height: 600 });
     await openPost(page, post.slug);
     await signInWithEmail(page, reporter.email, PASSWORD);
     const target = page.getByRole('article', { name: `Comment by ${author.name}` }).filter({ hasText: text });
@@ -112,10 +114,19 @@ describe('reports and the moderation console', () => {
     await page.getByRole('dialog', { name: 'Report this comment' }).waitFor();
     // Its title changes once the report is in.
     const dialog = page.getByRole('dialog');
+    // Its actions, and then its error, are in sight without scrolling, though the dialog scrolls.
+    expect(await dialog.evaluate((d) => d.scrollHeight > d.clientHeight)).toBe(true);
+    expect(await inSight(page, dialog.getByRole('button', { name: 'Send Report' }))).toBe(true);
+    expect(await inSight(page, dialog.getByRole('button', { name: 'Cancel' }))).toBe(true);
     await dialog.getByRole('button', { name: 'Send Report' }).press('Enter');
     await dialog.getByRole('alert').getByText('Please choose what is wrong with this comment.').waitFor();
+    expect(await inSight(page, dialog.getByRole('alert'))).toBe(true);
+    expect(await inSight(page, dialog.getByRole('button', { name: 'Send Report' }))).toBe(true);
     await dialog.getByRole('radio', { name: /^Unsafe item/ }).press('Space');
     expect(await dialog.getByRole('radio', { name: /^Unsafe item/ }).isChecked()).toBe(true);
+    // Answered, the error goes.
+    expect(await dialog.getByRole('alert').count()).toBe(0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await dialog.getByLabel('Add a note (optional)').fill('This model was recalled last year.');
     await dialog.getByText('34/1000 characters').waitFor();
     await expectNoAxeViolations(page);

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContextOptions, chromium, type Locator, type Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
 import { CHROMIUM_ARGS } from '../../scripts/lib/chromium.ts';
 
@@ -22,6 +22,14 @@ export async function expectNoAxeViolations(page: Page): Promise<void> {
     (v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
   );
   expect(summary).toEqual([]);
+}
+
+/** Whether the element is wholly inside the window as the page is scrolled now (nothing to scroll to). */
+export async function inSight(page: Page, locator: Locator): Promise<boolean> {
+  const box = await locator.boundingBox();
+  const window = page.viewportSize();
+  if (!box || !window) return false;
+  return box.x >= 0 && box.y >= 0 && box.x + box.width <= window.width && box.y + box.height <= window.height;
 }
 
 /** Waits until the named island has hydrated (Astro drops the `ssr` attribute when it has). */

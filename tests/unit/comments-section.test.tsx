@@ -359,6 +359,8 @@ describe('CommentsSection: trust and safety', () => {
       'Please choose what is wrong with this comment.',
     );
     await userEvent.click(within(dialog).getByRole('radio', { name: /^Suspicious behavior/ }));
+    // Answered, the error goes.
+    expect(within(dialog).queryByRole('alert')).toBeNull();
     await userEvent.type(within(dialog).getByLabelText('Add a note (optional)'), 'Odd offer');
     expect(within(dialog).getByText('9/1000 characters')).toBeTruthy();
     // No token in this test: the request fails and the dialog keeps the choice and the note.

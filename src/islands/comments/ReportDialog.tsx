@@ -112,7 +112,11 @@ export function ReportDialog({ comment, onSubmit, onClose, fallbackFocus }: Prop
                   name={`${id}-category`}
                   value={value}
                   checked={category === value}
-                  onChange={() => setCategory(value)}
+                  onChange={() => {
+                    setCategory(value);
+                    // A choice answers the missing-choice error; after a failed send, it is a new try.
+                    setError(null);
+                  }}
                   aria-describedby={`${id}-${value}-hint`}
                   className="accent-brand mt-1 h-4 w-4 shrink-0"
                 />

@@ -27,7 +27,7 @@ export function DialogShell({ title, description, onClose, fallbackFocus, childr
             const target = opener instanceof HTMLElement && opener.isConnected ? opener : fallbackFocus?.();
             target?.focus();
           }}
-          className="fixed top-1/2 left-1/2 z-50 max-h-[calc(100vh-2rem)] w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-2xl bg-white p-6 shadow-xl"
+          className="fixed top-1/2 left-1/2 z-50 max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-2xl bg-white p-6 shadow-xl"
         >
           <div className="flex items-start justify-between gap-4">
             <Dialog.Title className="text-ink text-xl font-bold">{title}</Dialog.Title>
@@ -105,10 +105,13 @@ interface FooterProps {
   destructive?: boolean;
 }
 
-/** The end of a dialog's form: its error, and Cancel beside the submit button. */
+/**
+ * The end of a dialog's form: its error, and Cancel beside the submit button. It stays in sight at
+ * the bottom of a dialog taller than the screen (a phone), over the fields scrolling behind it.
+ */
 export function DialogFooter({ error, errorId, onCancel, submitLabel, working, destructive }: FooterProps) {
   return (
-    <>
+    <div className="sticky -bottom-6 -mx-6 -mb-6 space-y-3 bg-white px-6 pt-3 pb-6">
       {error && (
         <p id={errorId} role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-800">
           {error}
@@ -126,6 +129,6 @@ export function DialogFooter({ error, errorId, onCancel, submitLabel, working, d
           {submitLabel}
         </button>
       </div>
-    </>
+    </div>
   );
 }
