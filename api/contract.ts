@@ -389,6 +389,17 @@ export interface UserProfile {
   updated_at: string;
 }
 
+/** A parent's own suspension, as their profile tells them: until when (null: until lifted) and why. */
+export interface OwnSuspension {
+  until: string | null;
+  reason: string;
+}
+
+/** GET /api/profile: the profile, and the suspension in force now, if any (shown before they type). */
+export interface ProfileAnswer extends UserProfile {
+  suspension: OwnSuspension | null;
+}
+
 /** The basic-profile name rule: the provider's name, else the email's local part, else 'User'. */
 export function basicDisplayName(identity: { name?: string | null; email?: string | null }): string {
   const name = identity.name?.trim();

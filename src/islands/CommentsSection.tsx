@@ -51,6 +51,7 @@ export default function CommentsSection({ postId, slug, initialStats, initialThr
   const demoMode = inDemo(auth);
   const authorName = accountName(auth);
   const moderator = signedIn && !demoMode && canModerate(auth.profile?.role);
+  const suspension = (signedIn && auth.profile?.suspension) || null;
   const post = { postId, slug };
   const { comments, hasMore, failed, count } = useDiscussion(post, {
     thread: initialThread,
@@ -158,7 +159,7 @@ export default function CommentsSection({ postId, slug, initialStats, initialThr
     canLike: signedIn && !demoMode,
     likingId: liking.id,
     onLike: liking.like,
-    canReply: signedIn,
+    canReply: signedIn && !suspension,
     replyingTo,
     onReply: toggleReply,
     onReport: (target) => openDialog('report', target),
@@ -210,6 +211,7 @@ export default function CommentsSection({ postId, slug, initialStats, initialThr
           loading={auth.loading}
           signedIn={signedIn}
           authorName={authorName}
+          suspension={suspension}
           draft={comment}
           onSubmit={submitComment}
           notify={notify}

@@ -9,13 +9,13 @@ import {
   DEMO_TOKEN,
   DEMO_USER,
   isDemoApiKey,
-  type UserProfile,
+  type ProfileAnswer,
 } from '../../api/contract.ts';
 import { AUTH_INIT_INTERVAL_MS, AUTH_INIT_TRIES, POST_REDIRECT_WAIT_MS } from '../config.ts';
 import { api, read, withToken } from '../lib/api.ts';
 import { authErrorCode } from '../lib/auth-messages.ts';
 
-export type Profile = UserProfile;
+export type Profile = ProfileAnswer;
 
 /** The signed-in user as the product uses it (docs/product.md). */
 export interface AuthUser {
@@ -103,6 +103,7 @@ function demoProfile(): Profile {
     user_type: ['buyer'],
     created_at: now,
     updated_at: now,
+    suspension: null,
   };
 }
 

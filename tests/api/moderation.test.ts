@@ -9,6 +9,7 @@ import type {
   CommentPosted,
   EscalationStatus,
   ModeratedComment,
+  ProfileAnswer,
   ReportFiled,
   ReportGroup,
   ReportResolved,
@@ -397,6 +398,11 @@ describe('suspension', () => {
         `Your account is suspended until ${until.slice(0, 10)} ${until.slice(11, 16)} UTC (Repeated insults). You can still read, but you cannot comment, reply, like or report while it lasts.`,
       );
     }
+    // Their profile says so, for the comment box to tell them before they type.
+    const profile = async () =>
+      (await expectJson<ProfileAnswer>(call(app, 'GET', '/api/profile', { token: target.token }), 200))
+        .suspension;
+    expect(await profile()).toEqual({ until, reason: 'Repeated insults' });
     // Reading still works.
     expect(
       (await call(app, 'GET', `/api/blog/posts/${postId}/comments`, { token: target.token })).status,
@@ -409,11 +415,13 @@ describe('suspension', () => {
 
     // It ends by itself after 7 days.
     now = at(70 + 7 * 24);
+    expect(await profile()).toBeNull();
     const after = await call(app, 'POST', `/api/blog/posts/${slug}/like`, { token: target.token });
     expect(after.status).toBe(200);
 
     // Until lifted: refused until a moderator lifts it, with a reason.
     await expectJson(suspend({ days: null, reason: 'Threats' }), 201);
+    expect(await profile()).toEqual({ until: null, reason: 'Threats' });
     const refused = await call(app, 'POST', `/api/blog/posts/${slug}/like`, { token: target.token });
     expect(await errorOf(refused)).toMatch(
       /^Your account is suspended until a moderator lifts it \(Threats\)\./,
@@ -422,6 +430,7 @@ describe('suspension', () => {
       call(app, 'POST', `/api/moderation/users/${target.uid}/lift`, { token: moderator.token, body });
     expect((await lift({})).status).toBe(400);
     await expectJson(lift({ reason: 'Apologised' }), 200);
+    expect(await profile()).toBeNull();
     expect((await lift({ reason: 'Again' })).status).toBe(404);
     expect((await call(app, 'POST', `/api/blog/posts/${slug}/like`, { token: target.token })).status).toBe(
       200,

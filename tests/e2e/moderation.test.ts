@@ -193,6 +193,20 @@ describe('reports and the moderation console', () => {
     expect(((await refused.json()) as { error: string }).error).toMatch(
       /^Your account is suspended until .* UTC \(Selling recalled gear\)\./,
     );
+    // The author learns it before typing: the comment box says why and until when (the browser's
+    // long date, in its time zone), and takes no text.
+    const authorPage = await openPage(browser);
+    await openPost(authorPage, post.slug);
+    await signInWithEmail(authorPage, author.email, PASSWORD);
+    await authorPage
+      .getByText(
+        /^Your account is suspended until (\d{1,2} \w+|\w+ \d{1,2},) 2026 at \d{1,2}:\d\d( [AP]M)? \(Selling recalled gear\)\. You can still read, but you cannot comment, reply, like or report while it lasts\.$/,
+      )
+      .waitFor();
+    expect(await authorPage.getByRole('textbox', { name: /^Comment as / }).count()).toBe(0);
+    expect(await authorPage.getByRole('button', { name: /^Reply to / }).count()).toBe(0);
+    await expectNoAxeViolations(authorPage);
+    await closePage(authorPage);
     const suspendedRow = console.getByRole('listitem').filter({ hasText: author.name });
     await suspendedRow.getByRole('button', { name: 'Lift suspension' }).click();
     const lift = console.getByRole('dialog', { name: `Lift ${author.name}’s suspension?` });

@@ -124,6 +124,7 @@ function signInAsReader() {
         user_type: ['buyer', 'seller'],
         created_at: now,
         updated_at: now,
+        suspension: null,
       },
       loading: false,
       demoMode: false,

@@ -25,6 +25,7 @@ const profile = (role: string) => ({
   user_type: [],
   created_at: '2026-11-01T00:00:00Z',
   updated_at: '2026-11-01T00:00:00Z',
+  suspension: null,
 });
 
 function gate(auth: AuthState, access: Access) {

@@ -1,6 +1,9 @@
 import type { ReactNode } from 'react';
+import type { OwnSuspension } from '../../../api/contract.ts';
+import { useTimeLabels } from '../../lib/time.ts';
 import { $signInOpen } from '../../stores/ui.ts';
 import { CommentForm } from './CommentForm.tsx';
+import { suspendedNotice } from './messages.ts';
 import type { Draft } from './useDraft.ts';
 
 interface Props {
@@ -8,13 +11,25 @@ interface Props {
   loading: boolean;
   signedIn: boolean;
   authorName: string;
+  /** The signed-in parent's suspension in force, if any: the box says so instead of taking text. */
+  suspension: OwnSuspension | null;
   draft: Draft;
   onSubmit: () => void;
   notify?: ReactNode;
 }
 
-/** The box above the thread: the comment form, or a prompt to sign in. */
-export function LeaveComment({ loading, signedIn, authorName, draft, onSubmit, notify }: Props) {
+/** Why a suspended parent cannot comment, with the end in their own time zone. */
+function Suspended({ suspension }: { suspension: OwnSuspension }) {
+  const until = useTimeLabels(suspension.until)?.absolute ?? null;
+  return (
+    <p className="rounded-lg bg-amber-50 p-3 text-sm text-amber-900">
+      {suspendedNotice(until, suspension.reason)}
+    </p>
+  );
+}
+
+/** The box above the thread: the comment form, or a prompt to sign in, or why they cannot comment. */
+export function LeaveComment({ loading, signedIn, authorName, suspension, draft, onSubmit, notify }: Props) {
   return (
     <div className="border-sand mt-6 rounded-2xl border bg-white p-5 shadow-sm">
       {loading ? (
@@ -24,6 +39,11 @@ export function LeaveComment({ loading, signedIn, authorName, draft, onSubmit, n
           <div className="bg-sand h-24 rounded-lg" />
           <div className="bg-sand ml-auto h-9 w-32 rounded-lg" />
         </div>
+      ) : signedIn && suspension ? (
+        <>
+          <h3 className="text-ink mb-3 text-lg font-semibold">Leave a comment</h3>
+          <Suspended suspension={suspension} />
+        </>
       ) : signedIn ? (
         <>
           <h3 className="text-ink mb-3 text-lg font-semibold">Leave a comment</h3>

@@ -21,6 +21,14 @@ export function submitErrorMessage(error: unknown): string {
     : SUBMIT_FAILED;
 }
 
+/**
+ * What a suspended parent reads in place of the comment box, before they type: until when (the
+ * date in their own time zone) and why. The API refuses their writes with the same words.
+ */
+export function suspendedNotice(until: string | null, reason: string): string {
+  return `Your account is suspended ${until ? `until ${until}` : 'until a moderator lifts it'} (${reason}). You can still read, but you cannot comment, reply, like or report while it lasts.`;
+}
+
 // What a thread shows in place of a comment that is not visible (docs/product.md, "Trust and safety").
 export const HELD_PLACEHOLDER = 'This comment is hidden while a moderator reviews it.';
 export const REMOVED_PLACEHOLDER = 'This comment was removed by a moderator.';
