@@ -8,7 +8,7 @@ import { ShowMore, useShowMore } from '../components/ShowMore.tsx';
 import { loadMoreOutbox, outbox } from '../stores/admin.ts';
 import { $auth, accountEmail, initAuth } from '../stores/auth.ts';
 import { When } from './moderation/parts.tsx';
-import { type Access, hasAccess, RoleGate } from './RoleGate.tsx';
+import { type Access, hasAccess, RoleGate, StaffOnly } from './RoleGate.tsx';
 
 const badge = 'inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold';
 
@@ -37,12 +37,7 @@ export default function AdminOutbox() {
       auth={auth}
       access={access}
       signIn="Sign in with an admin account to read the mail outbox."
-      forbidden={
-        <p role="alert" className="rounded-2xl bg-amber-50 p-6 text-amber-950">
-          The mail outbox is for admins only. Ask an admin to run{' '}
-          <code>npm run user:role -- {accountEmail(auth) || 'you@example.com'} admin</code> for you.
-        </p>
-      }
+      forbidden={<StaffOnly staff="admins" email={accountEmail(auth)} />}
     >
       {uid && <Outbox admin={uid} />}
     </RoleGate>

@@ -14,7 +14,7 @@ import { ColumnHeads } from '../components/ColumnHeads.tsx';
 import { errorMessage } from '../lib/api.ts';
 import { publishing, publishNow, rollBack } from '../stores/admin.ts';
 import { $auth, accountEmail, initAuth } from '../stores/auth.ts';
-import { type Access, hasAccess, RoleGate } from './RoleGate.tsx';
+import { type Access, hasAccess, RoleGate, StaffOnly } from './RoleGate.tsx';
 
 // The dialog (and Radix with it) loads only when an admin asks to roll back.
 const ActionDialog = lazy(() =>
@@ -88,12 +88,7 @@ export default function AdminPublish() {
       auth={auth}
       access={access}
       signIn="Sign in with an admin account to publish posts."
-      forbidden={
-        <p role="alert" className="rounded-2xl bg-amber-50 p-6 text-amber-950">
-          Only admins may publish. Ask an admin to run{' '}
-          <code>npm run user:role -- {accountEmail(auth) || 'you@example.com'} admin</code> for you.
-        </p>
-      }
+      forbidden={<StaffOnly staff="admins" email={accountEmail(auth)} />}
     >
       {uid && (
         <Panel

@@ -25,6 +25,34 @@ interface Props {
 }
 
 /**
+ * What a signed-in parent without the role reads: whom the page is for, in plain words, with no
+ * command or setting to run, and `children` for where to go instead.
+ */
+export function StaffOnly({
+  staff,
+  email,
+  children,
+}: {
+  staff: 'moderators' | 'admins';
+  email: string;
+  children?: ReactNode;
+}) {
+  return (
+    <section aria-labelledby="staff-only-heading" className="rounded-2xl bg-amber-50 p-6 text-amber-950">
+      <h2 id="staff-only-heading" className="text-xl font-bold">
+        This page is for Nestling’s {staff}
+      </h2>
+      <p className="mt-2 break-words">
+        You are signed in as {email || 'a parent'}, which is not{' '}
+        {staff === 'admins' ? 'an admin' : 'a moderator'} account. If it should be, ask one of Nestling’s
+        admins to give it the role.
+      </p>
+      {children}
+    </section>
+  );
+}
+
+/**
  * The door of a screen for some accounts only: "Checking your account…" while sign-in (and, for
  * a role, the profile) loads, a sign-in prompt for visitors, the 403 for the wrong role, and the
  * screen itself for the right one.

@@ -145,7 +145,10 @@ describe('reports and the moderation console', () => {
 
     // A plain parent at /moderation: a clear 403, and the API says 403 too.
     await page.goto(`${base}/moderation`);
-    await page.getByRole('heading', { name: '403: for moderators only' }).waitFor();
+    await page.getByRole('heading', { name: 'This page is for Nestling’s moderators' }).waitFor();
+    // In plain words: no command to run, and where to report instead.
+    expect(await page.getByText(/npm run|user:role/).count()).toBe(0);
+    await page.getByRole('link', { name: 'how reports work' }).waitFor();
     const forbidden = await fetch(`${base}/api/moderation/reports?status=open`, {
       headers: { Authorization: `Bearer ${reporter.token}` },
     });

@@ -1,4 +1,5 @@
 // What the moderation console says: the decisions' confirmations, and its 403.
+import { StaffOnly } from '../RoleGate.tsx';
 
 /** The confirmations of a report's three decisions. */
 export const RESOLVE_TEXT = {
@@ -24,15 +25,7 @@ export const RESOLVE_TEXT = {
 /** The console's 403, for a signed-in parent who is neither a moderator nor an admin. */
 export function ModeratorsOnly({ email }: { email: string }) {
   return (
-    <section aria-labelledby="forbidden-heading" className="rounded-2xl bg-amber-50 p-6 text-amber-950">
-      <h2 id="forbidden-heading" className="text-xl font-bold">
-        403: for moderators only
-      </h2>
-      <p className="mt-2">
-        The moderation console is for Nestling&apos;s parent moderators and admins, and{' '}
-        {email || 'this account'} is neither. If you should be a moderator, ask an admin to run{' '}
-        <code>npm run user:role -- {email || 'you@example.com'} moderator</code>.
-      </p>
+    <StaffOnly staff="moderators" email={email}>
       <p className="mt-2">
         To report a comment, use the Report button under it. See{' '}
         <a href="/safety#report" className="font-semibold underline underline-offset-4">
@@ -40,6 +33,6 @@ export function ModeratorsOnly({ email }: { email: string }) {
         </a>
         .
       </p>
-    </section>
+    </StaffOnly>
   );
 }
