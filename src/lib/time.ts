@@ -18,7 +18,7 @@ function span(ms: number): string {
 }
 
 /**
- * How long a moderator has left, exactly (docs/product.md, "Moderation"): "Due in 47 min",
+ * How long a moderator has left, exactly (docs/product.md, "Reports"): "Due in 47 min",
  * "Overdue by 12 min". Rounded down, so what it says is never more time than there is.
  */
 export function dueLabel(dueAt: string, now: number): { text: string; overdue: boolean } {
