@@ -112,6 +112,7 @@ describe('GET /api/profile', () => {
       'firebase_uid',
       'photo_url',
       'role',
+      'suspension',
       'updated_at',
       'user_type',
     ]);
@@ -121,6 +122,7 @@ describe('GET /api/profile', () => {
       email: user.email,
       role: 'user',
       user_type: ['buyer'],
+      suspension: null,
     });
     // A second call reads the same row.
     expect(await (await profile(user.idToken)).json()).toEqual(body);
