@@ -118,9 +118,10 @@ export async function createEmulatorUser(
     password,
     returnSecureToken: true,
   });
-  if (!options.displayName) return { uid: localId, email, idToken };
-  await emulatorCall(host, 'update', { idToken, displayName: options.displayName });
-  // A new sign-in gives a token that carries the name claim.
+  if (options.displayName) await emulatorCall(host, 'update', { idToken, displayName: options.displayName });
+  // A new sign-in gives a token that carries the name claim, and one the emulator has not already
+  // revoked: its signUp reads the clock twice (the sign-in time, then the account's valid-since
+  // second), so when a second boundary falls between them the first token counts as revoked.
   const signedIn = await emulatorCall<{ idToken: string }>(host, 'signInWithPassword', {
     email,
     password,
