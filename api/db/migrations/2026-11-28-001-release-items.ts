@@ -5,6 +5,8 @@ import type { Kysely } from 'kysely';
 // live release's copy, so a failed build changes nothing anyone sees and a rollback brings back the
 // items and names of the release it returns to. Releases that already have a snapshot get today's
 // items and categories, which is what they have been serving.
+// The column lists are this migration's own copy of those in api/db/queries/releases.ts: a
+// migration describes the schema of its day and must not change when the live code does.
 const ITEM_COLUMNS = [
   'item_id',
   'item_name',

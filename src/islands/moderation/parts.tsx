@@ -57,12 +57,11 @@ export function ModeratedText({ comment }: { comment: ModeratedComment }) {
   );
 }
 
-/** Time left on an open group, to the minute, kept current while the page is open. */
-function DueTime({ group }: { group: ReportGroup }) {
-  const due = dueLabel(group.dueAt, useClock());
-  const absolute = useTimeLabels(group.dueAt)?.absolute;
+/** Time left on an open group, to the minute (`due`, kept current by the card's clock). */
+function DueTime({ dueAt, due }: { dueAt: string; due: ReturnType<typeof dueLabel> }) {
+  const absolute = useTimeLabels(dueAt)?.absolute;
   return (
-    <time dateTime={group.dueAt} title={absolute} className={due.overdue ? 'font-semibold text-red-800' : ''}>
+    <time dateTime={dueAt} title={absolute} className={due.overdue ? 'font-semibold text-red-800' : ''}>
       {due.text}
     </time>
   );
@@ -82,8 +81,8 @@ export function ReportCard({ group, actions }: { group: ReportGroup; actions: Gr
   const { comment } = group;
   const headingId = `report-${group.reportId}-heading`;
   const hidden = comment.status === 'held' || comment.status === 'removed';
-  const now = useClock();
-  const overdue = group.overdue || dueLabel(group.dueAt, now).overdue;
+  const due = dueLabel(group.dueAt, useClock());
+  const overdue = group.overdue || due.overdue;
   return (
     <article
       id={`report-${group.reportId}`}
@@ -107,7 +106,7 @@ export function ReportCard({ group, actions }: { group: ReportGroup; actions: Gr
           .join(', ')}
       </p>
       <p className="text-muted mt-1 text-sm">
-        Opened <When iso={group.openedAt} /> · <DueTime group={group} />
+        Opened <When iso={group.openedAt} /> · <DueTime dueAt={group.dueAt} due={due} />
       </p>
       <ModeratedText comment={comment} />
       {group.notes.length > 0 && (
