@@ -25,7 +25,10 @@ export interface KeyedQuery<T> {
   set: (id: string, value: T) => void;
   /** Changes the loaded value; loads it afresh when there is none yet. */
   update: (id: string, change: (value: T) => T) => void;
-  /** Loads the value afresh (after an action whose answer does not carry it). */
+  /**
+   * Loads the value afresh (after an action whose answer does not carry it), showing the value
+   * there is until the new one arrives: a list never blinks to "loading" and takes focus with it.
+   */
   refresh: (id: string) => void;
 }
 
@@ -64,7 +67,7 @@ export function keyedQuery<T>(
     versions.set(id, (versions.get(id) ?? 0) + 1);
     mutateCache(key(id), value);
   };
-  const refresh = (id: string) => store(id).invalidate();
+  const refresh = (id: string) => store(id).revalidate();
   const update = (id: string, change: (value: T) => T) => {
     const current = get(id);
     if (current === undefined) refresh(id);
