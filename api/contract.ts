@@ -230,6 +230,16 @@ export interface ReportFiled {
   commentCount: number;
 }
 
+/** What a moderator weighs about a comment's author: a suspension in force and their record. */
+export interface AuthorStanding {
+  /** The author's active suspension, if any (until null: until a moderator lifts it). */
+  suspension: { until: string | null; reason: string } | null;
+  /** The author's other comments (not this one) that have at least one open report. */
+  otherOpenReports: number;
+  /** The author's other comments removed by a moderator (status 'removed'). */
+  removedComments: number;
+}
+
 /** A comment as moderators see it: everything, with its post and author. */
 export interface ModeratedComment {
   commentId: number;
@@ -246,6 +256,8 @@ export interface ModeratedComment {
   editedAt: string | null;
   /** Set while content removed for child safety is kept as evidence; blanked after this time. */
   purgeAfter: string | null;
+  /** null when the comment has no author any more (erased). */
+  authorStanding: AuthorStanding | null;
 }
 
 export type ResolveAction = 'remove' | 'restore' | 'dismiss';
@@ -267,9 +279,23 @@ export interface ReportGroup {
   resolution: { action: ResolveAction; reason: string; at: string; byName: string } | null;
 }
 
+/** How long the moderator who restored or dismissed may still undo it (a misclick, not a review). */
+export const UNDO_WINDOW_SECONDS = 60;
+
 export interface ReportResolved {
   comment: ModeratedComment;
   resolvedReportIds: number[];
+  /**
+   * For restore and dismiss: the decision's audit entry, which POST
+   * /api/moderation/decisions/:auditId/undo takes until `until`. null for remove, which is not undone.
+   */
+  undo: { auditId: number; until: string } | null;
+}
+
+/** What an undo answers: the comment as it was before the decision, and the reports open again. */
+export interface DecisionUndone {
+  comment: ModeratedComment;
+  reopenedReportIds: number[];
 }
 
 export interface Suspension {
@@ -299,6 +325,11 @@ export interface AuditEntry {
   targetId: string;
   reason: string | null;
   details: Record<string, string | number | boolean | null>;
+  /**
+   * The target in words, with a link to it when it has a page: never a raw uid, so the log can be
+   * read without looking ids up (and an erased parent stays unnamed).
+   */
+  target: { name: string; href: string | null };
 }
 
 export const AUDIT_ACTIONS = {
@@ -310,6 +341,7 @@ export const AUDIT_ACTIONS = {
   'comment.reject': 'rejected a comment',
   'comment.purge': 'purged preserved evidence',
   'report.dismiss': 'dismissed reports',
+  'decision.undo': 'undid a decision',
   'user.suspend': 'suspended a parent',
   'user.lift': 'lifted a suspension',
   'account.erase': 'erased an account',
@@ -319,17 +351,6 @@ export const AUDIT_ACTIONS = {
   'release.rollback': 'rolled the site back to an earlier release',
 } as const;
 export const AUDIT_TARGETS = ['comment', 'user', 'deletion_request', 'release'] as const;
-
-/** How the console words what an entry is about: "Parent", "Comment", "Deletion request", "Release". */
-export function auditTargetLabel(targetType: string): string {
-  const labels: Record<string, string | undefined> = {
-    comment: 'Comment',
-    user: 'Parent',
-    deletion_request: 'Deletion request',
-    release: 'Release',
-  } satisfies Record<(typeof AUDIT_TARGETS)[number], string>;
-  return labels[targetType] ?? targetType;
-}
 
 /** How the console words an audit action; an action it does not know is shown as it is. */
 export function auditActionLabel(action: string): string {
@@ -349,6 +370,9 @@ export interface WaitingDelivery {
   target: string | null;
   attempts: number;
   nextAttemptAt: string;
+  /** Whether the last attempt failed. */
+  failed: boolean;
+  /** The technical error of the last attempt: for admins only, null for moderators. */
   lastError: string | null;
   createdAt: string;
   reportId: number | null;

@@ -1,8 +1,14 @@
 import { Hono } from 'hono';
-import { canModerate, type EscalationStatus, isAdmin } from '../contract.ts';
+import {
+  canModerate,
+  type DecisionUndone,
+  type EscalationStatus,
+  isAdmin,
+  type ReportResolved,
+} from '../contract.ts';
 import { listAudit } from '../db/queries/audit.ts';
 import { listWaiting } from '../db/queries/deliveries.ts';
-import { listPending, resolveReport, reviewComment } from '../db/queries/moderation.ts';
+import { listPending, resolveReport, reviewComment, undoDecision } from '../db/queries/moderation.ts';
 import { findProfile } from '../db/queries/profiles.ts';
 import { ESCALATION } from '../db/queries/deliveries.ts';
 import { listReportGroups } from '../db/queries/reports.ts';
@@ -13,6 +19,7 @@ import { validate } from '../middleware/validate.ts';
 import type { AppEnv } from '../types.ts';
 import { threadChangedById } from './comments.ts';
 import {
+  auditIdParam,
   auditQuery,
   commentIdParam,
   liftBody,
@@ -62,10 +69,32 @@ export const moderationRoutes = new Hono<AppEnv>()
         now(),
       );
       c.set('changed', await threadChangedById(db, resolution.postId));
-      return c.json({ comment: resolution.comment, resolvedReportIds: resolution.resolvedReportIds });
+      return c.json<ReportResolved>({
+        comment: resolution.comment,
+        resolvedReportIds: resolution.resolvedReportIds,
+        undo: resolution.undo,
+      });
     },
   )
-  .get('/comments', requireUser, requireModerator, async (c) => c.json(await listPending(c.get('deps').db)))
+  .post('/decisions/:auditId/undo', validate('param', auditIdParam), ...moderatorWrite, async (c) => {
+    const { db, now } = c.get('deps');
+    const profile = c.get('profile');
+    const undone = await undoDecision(
+      db,
+      {
+        auditId: c.req.valid('param').auditId,
+        actor: { uid: profile.firebase_uid, name: profile.display_name },
+      },
+      now(),
+    );
+    // As after a decision: readers get the comment as it is again.
+    c.set('changed', await threadChangedById(db, undone.postId));
+    return c.json<DecisionUndone>({ comment: undone.comment, reopenedReportIds: undone.reopenedReportIds });
+  })
+  .get('/comments', requireUser, requireModerator, async (c) => {
+    const { db, now } = c.get('deps');
+    return c.json(await listPending(db, now()));
+  })
   .post(
     '/comments/:commentId/review',
     validate('param', commentIdParam),
@@ -146,9 +175,12 @@ export const moderationRoutes = new Hono<AppEnv>()
   )
   .get('/escalations', requireUser, requireModerator, async (c) => {
     const { db, safety } = c.get('deps');
+    const waiting = await listWaiting(db, ESCALATION.purpose);
+    // The technical error (addresses, responses of the safety team's service) is for admins.
+    const admin = isAdmin(c.get('profile').role);
     return c.json<EscalationStatus>({
       configured: safety.escalationUrl !== null,
-      waiting: await listWaiting(db, ESCALATION.purpose),
+      waiting: admin ? waiting : waiting.map((d) => ({ ...d, lastError: null })),
     });
   })
   .get('/audit', requireUser, requireModerator, validate('query', auditQuery), async (c) => {

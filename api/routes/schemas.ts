@@ -58,6 +58,7 @@ const id = z
 export const postIdParam = z.object({ postId: id });
 export const commentIdParam = z.object({ commentId: id });
 export const reportIdParam = z.object({ reportId: id });
+export const auditIdParam = z.object({ auditId: id });
 /** A Firebase uid: 1 to 128 characters. */
 export const uidParam = z.object({ uid: z.string().min(1).max(128, 'must be at most 128 characters') });
 

@@ -13,9 +13,10 @@ export interface NewAuditEntry {
 /**
  * The one way to write the audit log. Call it with the transaction of the action it records, so an
  * action and its entry are stored together or not at all. Nothing updates or deletes entries.
+ * Returns the entry's id.
  */
-export async function recordAudit(db: DB, entry: NewAuditEntry, now: Date): Promise<void> {
-  await db
+export async function recordAudit(db: DB, entry: NewAuditEntry, now: Date): Promise<number> {
+  const { audit_id } = await db
     .insertInto('audit_log')
     .values({
       at: now.toISOString(),
@@ -27,7 +28,9 @@ export async function recordAudit(db: DB, entry: NewAuditEntry, now: Date): Prom
       reason: entry.reason,
       details: JSON.stringify(entry.details ?? {}),
     })
-    .execute();
+    .returning('audit_id')
+    .executeTakeFirstOrThrow();
+  return audit_id;
 }
 
 /**
@@ -53,7 +56,7 @@ export async function anonymizeAudit(db: DB, uid: string, label: string): Promis
 const isScalar = (value: unknown): value is string | number | boolean | null =>
   value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 
-function parseDetails(text: string): AuditEntry['details'] {
+export function parseDetails(text: string): AuditEntry['details'] {
   try {
     const parsed: unknown = JSON.parse(text);
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return {};
@@ -63,6 +66,73 @@ function parseDetails(text: string): AuditEntry['details'] {
   } catch {
     return {};
   }
+}
+
+type Target = AuditEntry['target'];
+
+/** A comment id as written in target_id; anything else matches no comment (ids are 32-bit). */
+const commentIdOf = (targetId: string): number | null =>
+  /^[1-9]\d{0,9}$/.test(targetId) && Number(targetId) <= 2_147_483_647 ? Number(targetId) : null;
+
+/**
+ * The targets of a page of entries in words, with a link where one helps: one query for the
+ * parents and one for the comments, whatever the page's length. A parent is named as their profile
+ * says now; without a profile (an erased account, whose uid gave way to a label) they are "an
+ * erased parent", so no uid ever shows.
+ */
+async function describeTargets(
+  db: DB,
+  rows: { target_type: string; target_id: string }[],
+): Promise<Target[]> {
+  const uids = [...new Set(rows.filter((r) => r.target_type === 'user').map((r) => r.target_id))];
+  const commentIds = [
+    ...new Set(
+      rows
+        .filter((r) => r.target_type === 'comment')
+        .map((r) => commentIdOf(r.target_id))
+        .filter((id) => id !== null),
+    ),
+  ];
+  const profiles =
+    uids.length === 0
+      ? []
+      : await db
+          .selectFrom('users_profile')
+          .select(['firebase_uid', 'display_name'])
+          .where('firebase_uid', 'in', uids)
+          .execute();
+  const comments =
+    commentIds.length === 0
+      ? []
+      : await db
+          .selectFrom('comments')
+          .innerJoin('blog_posts', 'blog_posts.post_id', 'comments.post_id')
+          .select(['comments.comment_id', 'blog_posts.slug', 'blog_posts.title'])
+          .where('comments.comment_id', 'in', commentIds)
+          .execute();
+  const names = new Map(profiles.map((p) => [p.firebase_uid, p.display_name.trim()]));
+  const posts = new Map(comments.map((c) => [c.comment_id, c]));
+  return rows.map(({ target_type: type, target_id: id }): Target => {
+    switch (type) {
+      case 'user': {
+        const name = names.get(id);
+        return { name: name === undefined ? 'an erased parent' : name || 'a parent', href: null };
+      }
+      case 'comment': {
+        const commentId = commentIdOf(id);
+        const post = commentId === null ? undefined : posts.get(commentId);
+        return post
+          ? { name: `a comment on “${post.title}”`, href: `/blog/${post.slug}#comment-${commentId}` }
+          : { name: 'a comment that no longer exists', href: null };
+      }
+      case 'deletion_request':
+        return { name: `deletion request #${id}`, href: null };
+      case 'release':
+        return { name: `release #${id}`, href: '/admin' };
+      default:
+        return { name: `${type} ${id}`, href: null };
+    }
+  });
 }
 
 /** The log, newest first, a page at a time (`before`: the last id of the previous page). */
@@ -78,8 +148,9 @@ export async function listAudit(
     .limit(page.limit + 1)
     .execute();
   const shown = rows.slice(0, page.limit);
+  const targets = await describeTargets(db, shown);
   return {
-    entries: shown.map((row) => ({
+    entries: shown.map((row, i) => ({
       id: row.audit_id,
       at: row.at,
       actorUid: row.actor_uid,
@@ -89,6 +160,7 @@ export async function listAudit(
       targetId: row.target_id,
       reason: row.reason,
       details: parseDetails(row.details),
+      target: targets[i]!,
     })),
     next: rows.length > page.limit ? shown[shown.length - 1]!.audit_id : null,
   };

@@ -162,6 +162,7 @@ export async function listWaiting(db: DB, purpose: string): Promise<WaitingDeliv
     target: row.target,
     attempts: row.attempts,
     nextAttemptAt: row.next_attempt_at,
+    failed: row.last_error !== null,
     lastError: row.last_error,
     createdAt: row.created_at,
     reportId: reportIdOf(row.payload),

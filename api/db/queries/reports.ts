@@ -15,7 +15,7 @@ import type { CommentRow, ReportRow } from '../schema.ts';
 import { recordAudit } from './audit.ts';
 import { changeStatus, findCommentForUpdate, postCommentCount, toWire } from './comments.ts';
 import { enqueueDelivery, ESCALATION } from './deliveries.ts';
-import { selectModerated, toModerated } from './moderation.ts';
+import { selectModerated, toModeratedList } from './moderation.ts';
 
 /** The delivery kind and purpose of a child-safety escalation (api/lib/deliveries.ts sends it). */
 
@@ -197,7 +197,8 @@ export async function listReportGroups(db: DB, status: ReportStatus, now: Date):
   const comments = await selectModerated(db)
     .where('comments.comment_id', 'in', [...byComment.keys()])
     .execute();
-  const groups = comments.map((comment): ReportGroup => {
+  const moderated = await toModeratedList(db, comments, now);
+  const groups = comments.map((comment, i): ReportGroup => {
     const list = byComment.get(comment.comment_id)!.sort((a, b) => a.report_id - b.report_id);
     const first = list[0]!;
     const counts = new Map<ReportCategory, number>();
@@ -207,7 +208,7 @@ export async function listReportGroups(db: DB, status: ReportStatus, now: Date):
     return {
       reportId: first.report_id,
       status,
-      comment: toModerated(comment),
+      comment: moderated[i]!,
       categories: [...counts].map(([category, count]) => ({ category, count })),
       reporterCount: new Set(list.map((r) => r.reporter_uid)).size,
       notes: list

@@ -53,6 +53,22 @@ export async function activeSuspension(db: DB, uid: string, now: Date): Promise<
   return row ? toSuspension(row) : null;
 }
 
+/** activeSuspension for several parents in one query: each uid with a suspension in force. */
+export async function activeSuspensionsOf(
+  db: DB,
+  uids: string[],
+  now: Date,
+): Promise<Map<string, Suspension>> {
+  if (uids.length === 0) return new Map();
+  const rows = await inForce(now)(selectSuspensions(db).where('suspensions.user_uid', 'in', uids))
+    .orderBy('suspensions.suspension_id', 'desc')
+    .execute();
+  const found = new Map<string, Suspension>();
+  // Newest first: the first row of a parent is the one activeSuspension answers.
+  for (const row of rows) if (!found.has(row.user_uid)) found.set(row.user_uid, toSuspension(row));
+  return found;
+}
+
 export async function listActiveSuspensions(db: DB, now: Date): Promise<Suspension[]> {
   const rows = await inForce(now)(selectSuspensions(db))
     .orderBy('suspensions.suspension_id', 'desc')
