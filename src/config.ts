@@ -29,6 +29,8 @@ export const DEMO_LOADING_DELAY_MS = 500;
 export const DEMO_POSTING_DELAY_MS = 1_000;
 export const TOAST_LIMIT = 1;
 export const TOAST_DURATION_MS = 5_000;
+/** A notice that offers an action (Undo) stays longer: time to reach its button. */
+export const TOAST_ACTION_DURATION_MS = 15_000;
 export const TOAST_REMOVE_DELAY_MS = 1_000_000;
 
 // Placeholders the product shows as fixed text, kept here and nowhere else.

@@ -4,6 +4,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState } from 'react';
 import { errorMessage } from '../lib/api.ts';
+import { formatDate } from '../lib/time.ts';
 import { downloadMyData, leaveAfterDeletion } from '../stores/account.ts';
 import { $auth, accountEmail, accountName, type AuthState, initAuth } from '../stores/auth.ts';
 import { Avatar } from './comments/Avatar.tsx';
@@ -93,9 +94,9 @@ function Account({
           <Avatar name={name} photoUrl={auth.profile?.photo_url ?? user.photoURL} size="lg" />
           <dl className="min-w-0">
             <dt className="sr-only">Name</dt>
-            <dd className="text-ink truncate text-lg font-semibold">{name}</dd>
+            <dd className="text-ink text-lg font-semibold [overflow-wrap:anywhere]">{name}</dd>
             <dt className="sr-only">Email</dt>
-            <dd className="text-muted truncate">{email || 'No email address'}</dd>
+            <dd className="text-muted [overflow-wrap:anywhere]">{email || 'No email address'}</dd>
           </dl>
         </div>
         <ul aria-label="Role and badges" className="mt-4 flex flex-wrap gap-2">
@@ -110,10 +111,7 @@ function Account({
         </ul>
         {auth.profile && (
           <p className="text-muted mt-4 text-sm">
-            Member since{' '}
-            <time dateTime={auth.profile.created_at}>
-              {new Date(auth.profile.created_at).toLocaleDateString()}
-            </time>
+            Member since <time dateTime={auth.profile.created_at}>{formatDate(auth.profile.created_at)}</time>
           </p>
         )}
       </section>

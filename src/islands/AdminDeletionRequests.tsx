@@ -4,7 +4,9 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
 import { DELETION_DUE_DAYS, type DeletionRequest, isAdmin } from '../../api/contract.ts';
-import { ColumnHeads } from '../components/ColumnHeads.tsx';
+import { type Column, DataTable } from '../components/DataTable.tsx';
+import { reasonLabel } from '../lib/format.ts';
+import { formatDate } from '../lib/time.ts';
 import { closeAsNoAccount, deletionRequests, eraseForRequest } from '../stores/admin.ts';
 import { $auth, initAuth } from '../stores/auth.ts';
 import { ActionDialog, type ActionDialogProps } from './dialogs/ActionDialog.tsx';
@@ -16,8 +18,72 @@ const OUTCOMES: Record<DeletionRequest['status'], string> = {
   no_account: 'No account found',
 };
 
-const day = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
 const small = 'rounded-lg px-3 py-1.5 text-sm font-semibold';
+
+function openColumns(act: Record<'erase' | 'close', (request: DeletionRequest) => void>) {
+  const columns: Column<DeletionRequest>[] = [
+    { head: 'Email', cell: (request) => request.email, className: 'font-medium break-all' },
+    { head: 'Received', cell: (request) => <When iso={request.createdAt} /> },
+    {
+      head: 'Due',
+      cell: (request) => (
+        <span className={request.overdue ? 'font-semibold text-red-800' : ''}>
+          {request.overdue && (
+            <span className="mr-1 inline-block rounded-full bg-red-700 px-2 py-0.5 text-xs text-white">
+              Overdue
+            </span>
+          )}
+          <time dateTime={request.dueAt}>{formatDate(request.dueAt)}</time>
+        </span>
+      ),
+    },
+    {
+      head: 'Reason',
+      cell: (request) => (
+        <>
+          {reasonLabel(request.reason)}
+          {request.additionalInfo && (
+            <span className="text-muted mt-1 block break-words whitespace-pre-line">
+              {request.additionalInfo}
+            </span>
+          )}
+        </>
+      ),
+    },
+    {
+      head: 'Actions',
+      cell: (request) => (
+        <span className="mt-2 flex flex-wrap gap-2 sm:mt-0">
+          <button
+            type="button"
+            onClick={() => act.erase(request)}
+            aria-label={`Erase the account of ${request.email}`}
+            className={`${small} bg-red-700 text-white hover:bg-red-800`}
+          >
+            Erase account
+          </button>
+          <button
+            type="button"
+            onClick={() => act.close(request)}
+            aria-label={`Close the request of ${request.email}: no account found`}
+            className={`${small} border-sand text-ink hover:bg-sand border bg-white`}
+          >
+            No account found
+          </button>
+        </span>
+      ),
+    },
+  ];
+  return columns;
+}
+
+const closedColumns: Column<DeletionRequest>[] = [
+  { head: 'Request', cell: (request) => `#${request.id}` },
+  { head: 'Received', cell: (request) => <When iso={request.createdAt} /> },
+  { head: 'Closed', cell: (request) => <When iso={request.closedAt} /> },
+  { head: 'Outcome', cell: (request) => OUTCOMES[request.status] },
+  { head: 'By', cell: (request) => request.closedByName ?? '—' },
+];
 
 export default function AdminDeletionRequests() {
   const auth = useStore($auth, { ssr: 'initial' });
@@ -108,78 +174,19 @@ export default function AdminDeletionRequests() {
           {list.data.open.length === 0 ? (
             <p className="text-muted">No request is waiting.</p>
           ) : (
-            <table className="w-full text-left text-sm">
-              <caption className="text-ink mb-2 text-left font-semibold">Open requests, oldest first</caption>
-              <ColumnHeads columns={['Email', 'Received', 'Due', 'Reason', 'Actions']} />
-              <tbody>
-                {list.data.open.map((request) => (
-                  <tr key={request.id} className="border-sand border-b align-top">
-                    <td className="py-2 pr-4 font-medium break-all">{request.email}</td>
-                    <td className="py-2 pr-4">
-                      <When iso={request.createdAt} />
-                    </td>
-                    <td className={`py-2 pr-4 ${request.overdue ? 'font-semibold text-red-800' : ''}`}>
-                      {request.overdue && (
-                        <span className="mr-1 inline-block rounded-full bg-red-700 px-2 py-0.5 text-xs text-white">
-                          Overdue
-                        </span>
-                      )}
-                      <time dateTime={request.dueAt}>{day(request.dueAt)}</time>
-                    </td>
-                    <td className="py-2 pr-4">
-                      {request.reason ?? '—'}
-                      {request.additionalInfo && (
-                        <p className="text-muted mt-1 break-words whitespace-pre-line">
-                          {request.additionalInfo}
-                        </p>
-                      )}
-                    </td>
-                    <td className="py-2">
-                      <div className="flex flex-wrap gap-2">
-                        <button
-                          type="button"
-                          onClick={() => erase(request)}
-                          aria-label={`Erase the account of ${request.email}`}
-                          className={`${small} bg-red-700 text-white hover:bg-red-800`}
-                        >
-                          Erase account
-                        </button>
-                        <button
-                          type="button"
-                          onClick={() => close(request)}
-                          aria-label={`Close the request of ${request.email}: no account found`}
-                          className={`${small} border-sand text-ink hover:bg-sand border bg-white`}
-                        >
-                          No account found
-                        </button>
-                      </div>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <DataTable
+              caption="Open requests, oldest first"
+              columns={openColumns({ erase, close })}
+              rows={list.data.open}
+              rowKey={(request) => request.id}
+            />
           )}
-          {list.data.closed.length > 0 && (
-            <table className="w-full text-left text-sm">
-              <caption className="text-ink mb-2 text-left font-semibold">Recently closed</caption>
-              <ColumnHeads columns={['Request', 'Received', 'Closed', 'Outcome', 'By']} />
-              <tbody>
-                {list.data.closed.map((request) => (
-                  <tr key={request.id} className="border-sand border-b align-top">
-                    <td className="py-2 pr-4">#{request.id}</td>
-                    <td className="py-2 pr-4">
-                      <When iso={request.createdAt} />
-                    </td>
-                    <td className="py-2 pr-4">
-                      <When iso={request.closedAt} />
-                    </td>
-                    <td className="py-2 pr-4">{OUTCOMES[request.status]}</td>
-                    <td className="py-2">{request.closedByName ?? '—'}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
+          <DataTable
+            caption="Recently closed"
+            columns={closedColumns}
+            rows={list.data.closed}
+            rowKey={(request) => request.id}
+          />
         </>
       )}
       {dialog && (

@@ -1,5 +1,5 @@
 // The mail outbox (/admin/outbox; docs/product.md, "Email"): every email, newest first, whether it
-// was sent (or, without SMTP_URL, only kept here) or waits for a retry, with its text and headers.
+// was sent (or, without a mail server, only kept here) or waits for a retry, with its text and headers.
 // Admins only; everyone else sees why.
 import { useStore } from '@nanostores/react';
 import { useEffect } from 'react';
@@ -71,8 +71,8 @@ function Outbox({ admin }: { admin: string }) {
         className={`rounded-xl p-4 ${kept ? 'bg-amber-50 text-amber-950' : 'bg-blue-50 text-blue-950'}`}
       >
         {kept
-          ? 'SMTP_URL is not set: emails are not sent. Each one is kept here and written to the server’s log in one line.'
-          : 'Emails go to the SMTP server in SMTP_URL. One that cannot be sent is retried, waiting longer each time, until it is.'}
+          ? 'Emails are not being sent: no mail server is set up yet. Each one is kept here instead, so nothing is lost.'
+          : 'Emails go out through the site’s mail server. One that cannot be sent is tried again, waiting longer each time, until it is.'}
       </p>
       <div className="flex items-center gap-4">
         <button
@@ -101,14 +101,22 @@ function Outbox({ admin }: { admin: string }) {
                   <When iso={email.createdAt} /> · <State email={email} kept={kept} />
                 </p>
                 {email.lastError && (
-                  <p className="mt-1 text-sm text-red-900">Last error: {email.lastError}</p>
+                  <div className="mt-1 text-sm">
+                    <p className="text-red-900">
+                      The mail server did not take it the last time; we keep trying.
+                    </p>
+                    <details className="mt-1">
+                      <summary className="text-muted cursor-pointer">Technical details</summary>
+                      <code className="mt-1 block text-xs break-all">{email.lastError}</code>
+                    </details>
+                  </div>
                 )}
                 <details className="mt-3">
                   <summary className="text-brand-dark cursor-pointer text-sm font-semibold">
                     Show the message
                   </summary>
                   {Object.keys(email.headers).length > 0 && (
-                    <pre className="bg-cream mt-2 overflow-x-auto rounded-lg p-3 text-xs">
+                    <pre className="bg-cream mt-2 rounded-lg p-3 text-xs break-all whitespace-pre-wrap">
                       {Object.entries(email.headers)
                         .map(([name, value]) => `${name}: ${value}`)
                         .join('\n')}

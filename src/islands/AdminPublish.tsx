@@ -3,17 +3,12 @@
 // read from the database). Admins only; everyone else sees why, with a way to sign in.
 import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useEffect, useState } from 'react';
-import {
-  isAdmin,
-  type PublishRun,
-  type PublishState,
-  type PublishStatus,
-  RELEASES_KEPT,
-} from '../../api/contract.ts';
-import { ColumnHeads } from '../components/ColumnHeads.tsx';
+import { isAdmin, type PublishStatus } from '../../api/contract.ts';
 import { errorMessage } from '../lib/api.ts';
+import { formatDateTime } from '../lib/time.ts';
 import { publishing, publishNow, rollBack } from '../stores/admin.ts';
 import { $auth, accountEmail, initAuth } from '../stores/auth.ts';
+import { posts, ReleasesTable, STATE_LABELS } from './admin/releases.tsx';
 import { type Access, hasAccess, RoleGate, StaffOnly } from './RoleGate.tsx';
 
 // The dialog (and Radix with it) loads only when an admin asks to roll back.
@@ -22,23 +17,6 @@ const ActionDialog = lazy(() =>
 );
 
 const POLL_MS = 2_000;
-const time = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
-const seconds = (ms: number | null) => (ms === null ? '—' : `${(ms / 1000).toFixed(1)} s`);
-
-const STATE_LABELS: Record<PublishState, string> = {
-  queued: 'Queued',
-  syncing: 'Syncing content',
-  building: 'Building',
-  succeeded: 'Published',
-  failed: 'Failed',
-  rolled_back: 'Rolled back',
-  retired: 'Retired',
-};
-
-function posts(run: PublishRun): string {
-  if (run.postCount === null) return '—';
-  return `${run.postCount} (${run.postsChanged} changed)`;
-}
 
 const button =
   'rounded-full px-6 py-3 font-semibold disabled:cursor-not-allowed disabled:opacity-60 aria-disabled:opacity-60';
@@ -138,7 +116,7 @@ function Panel({
         </h2>
         <p className="text-muted mt-1">
           {live
-            ? `Release #${live.id}: ${posts(live)} posts, with everything published up to ${time(live.contentAsOf)}.`
+            ? `Release #${live.id}: ${posts(live)} posts, with everything published up to ${formatDateTime(live.contentAsOf)}.`
             : status
               ? 'Nothing has been published yet.'
               : 'Loading…'}
@@ -164,7 +142,7 @@ function Panel({
           </button>
           <p id="rollback-help" className="text-muted text-sm">
             {previous
-              ? `Readers get release #${previous.id} again: its pages and the API's answers together.`
+              ? `Readers get release #${previous.id} again: every page and every count together.`
               : 'There is no earlier release to go back to.'}
           </p>
         </div>
@@ -185,42 +163,9 @@ function Panel({
           {error}
         </p>
       )}
-      <table className="mt-6 w-full text-left text-sm">
-        <caption className="text-ink mb-2 text-left">
-          <span className="font-semibold">Recent releases</span>{' '}
-          <span className="text-muted">(the newest {RELEASES_KEPT} builds are kept to roll back to)</span>
-        </caption>
-        <ColumnHeads columns={['Release', 'State', 'Started', 'Duration', 'Posts', 'Error']} />
-        <tbody>
-          {runs.length === 0 ? (
-            <tr>
-              <td colSpan={6} className="text-muted py-3">
-                No releases yet.
-              </td>
-            </tr>
-          ) : (
-            runs.map((run) => (
-              <tr key={run.id} className="border-sand border-b align-top">
-                <td className="py-2 pr-4">
-                  #{run.id} <span className="text-muted">({run.trigger})</span>
-                </td>
-                <td className="py-2 pr-4 font-semibold">
-                  {STATE_LABELS[run.state]}
-                  {run.live && (
-                    <span className="bg-brand-light text-brand-dark ml-2 rounded-full px-2 py-0.5 text-xs">
-                      Live
-                    </span>
-                  )}
-                </td>
-                <td className="py-2 pr-4">{time(run.startedAt)}</td>
-                <td className="py-2 pr-4">{seconds(run.durationMs)}</td>
-                <td className="py-2 pr-4">{posts(run)}</td>
-                <td className="py-2 text-red-900">{run.error ?? ''}</td>
-              </tr>
-            ))
-          )}
-        </tbody>
-      </table>
+      <div className="mt-6">
+        <ReleasesTable runs={runs} />
+      </div>
 
       {confirming && live && previous && (
         <Suspense fallback={null}>
@@ -228,9 +173,9 @@ function Panel({
             title={`Roll back to release #${previous.id}?`}
             description={
               <>
-                Readers get release #{previous.id} again, its pages and the API&apos;s answers together,
-                within a second. Release #{live.id} is marked rolled back and is never offered again. content/
-                does not change: the next publish releases whatever it holds then.
+                Readers get release #{previous.id} again, every page and every count together, within a
+                second. Release #{live.id} is marked rolled back and is never offered again. The posts
+                themselves do not change: the next publish releases them as they are then.
               </>
             }
             confirmLabel="Roll back"

@@ -3,12 +3,7 @@
 // parents and the audit log. Moderators and admins only; everyone else sees why.
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
-import {
-  canModerate,
-  EVIDENCE_RETENTION_DAYS,
-  type ModeratedComment,
-  type ReportGroup,
-} from '../../api/contract.ts';
+import { canModerate, type ModeratedComment, type ReportGroup } from '../../api/contract.ts';
 import { $auth, accountEmail, initAuth } from '../stores/auth.ts';
 import {
   auditLog,
@@ -25,15 +20,10 @@ import {
 } from '../stores/moderation.ts';
 import { useShowMore } from '../components/ShowMore.tsx';
 import { ActionDialog, type ActionDialogProps } from './dialogs/ActionDialog.tsx';
-import { PendingCard, ReportCard } from './moderation/parts.tsx';
+import { announce, focusAfter } from './moderation/announce.ts';
+import { PendingSection, ReportsSection } from './moderation/queues.tsx';
 import { SuspendDialog } from './moderation/SuspendDialog.tsx';
-import {
-  AuditSection,
-  EscalationsSection,
-  Loading,
-  Section,
-  SuspensionsSection,
-} from './moderation/sections.tsx';
+import { AuditSection, EscalationsSection, SuspensionsSection } from './moderation/sections.tsx';
 import { ModeratorsOnly, RESOLVE_TEXT } from './moderation/texts.tsx';
 import { type Access, hasAccess, RoleGate } from './RoleGate.tsx';
 
@@ -41,7 +31,7 @@ const REFRESH_MS = 30_000;
 
 type Dialog =
   | { kind: 'action'; props: Omit<ActionDialogProps, 'onClose'> }
-  | { kind: 'suspend'; uid: string; name: string };
+  | { kind: 'suspend'; uid: string; name: string; card: string };
 
 export default function ModerationConsole() {
   const auth = useStore($auth, { ssr: 'initial' });
@@ -71,7 +61,6 @@ function Console({ moderatorUid }: { moderatorUid: string }) {
   const waiting = useStore(escalations.store(key));
   const audit = useStore(auditLog.store(key));
   const [dialog, setDialog] = useState<Dialog | null>(null);
-  const [status, setStatus] = useState('');
   const moreAudit = useShowMore(() => loadMoreAudit(key));
 
   // New reports arrive while the console is open: look again now and then.
@@ -81,46 +70,61 @@ function Console({ moderatorUid }: { moderatorUid: string }) {
   }, [key]);
 
   const close = () => setDialog(null);
-  // A decision usually takes its card away: focus then goes to what the console says happened.
-  const afterDialog = () => document.getElementById('console-status');
-  const confirm = (props: Omit<ActionDialogProps, 'onClose'>) => setDialog({ kind: 'action', props });
+  const confirm = (props: Omit<ActionDialogProps, 'onClose'>, fallbackFocus: () => HTMLElement | null) =>
+    setDialog({ kind: 'action', props: { ...props, fallbackFocus } });
 
   function resolve(group: ReportGroup, action: 'remove' | 'restore' | 'dismiss') {
     const text = RESOLVE_TEXT[action];
-    confirm({
-      title: text.title,
-      description: text.description,
-      confirmLabel: text.confirm,
-      reason: 'required',
-      reasonLabel: action === 'remove' ? 'Reason (shown to its author)' : 'Reason',
-      destructive: action === 'remove',
-      onConfirm: async (reason) => {
-        const result = await resolveReport(moderatorUid, group.reportId, action, reason ?? '');
-        const n = result.resolvedReportIds.length;
-        setStatus(`${text.confirm}: done. ${n} ${n === 1 ? 'report' : 'reports'} resolved.`);
+    const ids = (reports.data ?? []).map((g) => `report-${g.reportId}`);
+    confirm(
+      {
+        title: text.title,
+        description: text.description,
+        confirmLabel: text.confirm,
+        reason: 'required',
+        reasonLabel: action === 'remove' ? 'Reason (shown to its author)' : 'Reason',
+        destructive: action === 'remove',
+        onConfirm: async (reason) => {
+          const result = await resolveReport(moderatorUid, group.reportId, action, reason ?? '');
+          const n = result.resolvedReportIds.length;
+          announce(
+            moderatorUid,
+            `${text.confirm}: done. ${n} ${n === 1 ? 'report' : 'reports'} resolved.`,
+            result.undo,
+          );
+        },
       },
-    });
+      focusAfter(ids, `report-${group.reportId}`, 'reports'),
+    );
   }
 
   function review(comment: ModeratedComment, action: 'approve' | 'reject') {
-    confirm({
-      title: action === 'approve' ? 'Approve this comment?' : 'Reject this comment?',
-      description:
-        action === 'approve'
-          ? 'It is shown to everyone and counted. The parent’s next comments no longer wait (unless they carry more than two links).'
-          : 'It is not shown to anyone; its author sees “This comment was removed by a moderator.” and your reason.',
-      confirmLabel: action === 'approve' ? 'Approve' : 'Reject',
-      reason: action === 'approve' ? 'optional' : 'required',
-      reasonLabel: action === 'reject' ? 'Reason (shown to its author)' : 'Note',
-      destructive: action === 'reject',
-      onConfirm: async (reason) => {
-        await reviewComment(moderatorUid, comment.commentId, action, reason);
-        setStatus(action === 'approve' ? 'The comment was approved.' : 'The comment was rejected.');
+    const ids = (pending.data ?? []).map((c) => `pending-${c.commentId}`);
+    confirm(
+      {
+        title: action === 'approve' ? 'Approve this comment?' : 'Reject this comment?',
+        description:
+          action === 'approve'
+            ? 'It is shown to everyone and counted. The parent’s next comments no longer wait (unless they carry more than two links).'
+            : 'It is not shown to anyone; its author sees “This comment was removed by a moderator.” and your reason.',
+        confirmLabel: action === 'approve' ? 'Approve' : 'Reject',
+        reason: action === 'approve' ? 'optional' : 'required',
+        reasonLabel: action === 'reject' ? 'Reason (shown to its author)' : 'Note',
+        destructive: action === 'reject',
+        onConfirm: async (reason) => {
+          await reviewComment(moderatorUid, comment.commentId, action, reason);
+          announce(
+            moderatorUid,
+            action === 'approve' ? 'The comment was approved.' : 'The comment was rejected.',
+          );
+        },
       },
-    });
+      focusAfter(ids, `pending-${comment.commentId}`, 'pending'),
+    );
   }
 
-  const suspend = (target: string, name: string) => setDialog({ kind: 'suspend', uid: target, name });
+  const suspend = (target: string, name: string, card: string) =>
+    setDialog({ kind: 'suspend', uid: target, name, card });
 
   const sections = [
     { id: 'reports', title: 'Open reports', count: reports.data?.length },
@@ -156,85 +160,43 @@ function Console({ moderatorUid }: { moderatorUid: string }) {
           Refresh
         </button>
       </div>
-      <p
-        id="console-status"
-        role="status"
-        tabIndex={-1}
-        className="text-ink min-h-6 font-medium focus:outline-none"
-      >
-        {status}
-      </p>
-
-      <Section id="reports" title="Open reports" count={reports.data?.length}>
-        <p className="text-muted mb-4 text-sm">
-          Child safety concerns come first and are due within the hour; every other report within 24 hours.
-          Content removed for child safety is preserved out of sight for {EVIDENCE_RETENTION_DAYS} days as
-          evidence that authorities may request, then purged automatically.
-        </p>
-        {!reports.data ? (
-          <Loading what="reports" failed={reports.error !== undefined} />
-        ) : reports.data.length === 0 ? (
-          <p className="text-muted">No open reports. Thank you for keeping watch.</p>
-        ) : (
-          <div className="space-y-4">
-            {reports.data.map((group) => (
-              <ReportCard
-                key={group.reportId}
-                group={group}
-                actions={{ onResolve: resolve, onSuspend: suspend }}
-              />
-            ))}
-          </div>
-        )}
-      </Section>
-
-      <Section id="pending" title="Awaiting review" count={pending.data?.length}>
-        <p className="text-muted mb-4 text-sm">
-          A parent’s first comment and any comment with more than two links wait here; only their authors see
-          them until you approve.
-        </p>
-        {!pending.data ? (
-          <Loading what="comments awaiting review" failed={pending.error !== undefined} />
-        ) : pending.data.length === 0 ? (
-          <p className="text-muted">Nothing is waiting for review.</p>
-        ) : (
-          <div className="space-y-4">
-            {pending.data.map((comment) => (
-              <PendingCard key={comment.commentId} comment={comment} onReview={review} onSuspend={suspend} />
-            ))}
-          </div>
-        )}
-      </Section>
-
+      <ReportsSection reports={reports} actions={{ onResolve: resolve, onSuspend: suspend }} />
+      <PendingSection pending={pending} onReview={review} onSuspend={suspend} />
       <EscalationsSection waiting={waiting} />
       <SuspensionsSection
         suspended={suspended}
         onLift={(lifted) =>
-          confirm({
-            title: `Lift ${lifted.userName}’s suspension?`,
-            description: 'They can comment, reply, like and report again at once.',
-            confirmLabel: 'Lift suspension',
-            reason: 'required',
-            onConfirm: async (reason) => {
-              await liftSuspension(moderatorUid, lifted.uid, reason ?? '');
-              setStatus(`${lifted.userName}’s suspension was lifted.`);
+          confirm(
+            {
+              title: `Lift ${lifted.userName}’s suspension?`,
+              description: 'They can comment, reply, like and report again at once.',
+              confirmLabel: 'Lift suspension',
+              reason: 'required',
+              onConfirm: async (reason) => {
+                await liftSuspension(moderatorUid, lifted.uid, reason ?? '');
+                announce(moderatorUid, `${lifted.userName}’s suspension was lifted.`);
+              },
             },
-          })
+            focusAfter(
+              (suspended.data ?? []).map((s) => `suspension-${s.id}`),
+              `suspension-${lifted.id}`,
+              'suspensions',
+            ),
+          )
         }
       />
       <AuditSection audit={audit} more={moreAudit} />
 
-      {dialog?.kind === 'action' && (
-        <ActionDialog {...dialog.props} onClose={close} fallbackFocus={afterDialog} />
-      )}
+      {dialog?.kind === 'action' && <ActionDialog {...dialog.props} onClose={close} />}
       {dialog?.kind === 'suspend' && (
         <SuspendDialog
           name={dialog.name}
           onClose={close}
-          fallbackFocus={afterDialog}
+          fallbackFocus={() => document.getElementById(dialog.card)}
           onConfirm={async (days, reason) => {
             await suspendParent(moderatorUid, dialog.uid, days, reason);
-            setStatus(
+            announce(
+              moderatorUid,
               `${dialog.name || 'The parent'} is suspended ${days === null ? 'until lifted' : `for ${days} days`}.`,
             );
           }}

@@ -1,6 +1,6 @@
 import { useStore } from '@nanostores/react';
 import * as ToastPrimitive from '@radix-ui/react-toast';
-import { TOAST_DURATION_MS } from '../config.ts';
+import { TOAST_ACTION_DURATION_MS, TOAST_DURATION_MS } from '../config.ts';
 import { $toasts, dismissToast } from '../stores/toast.ts';
 import { CloseIcon } from '../components/icons.tsx';
 
@@ -17,6 +17,7 @@ export default function Toaster() {
         <ToastPrimitive.Root
           key={id}
           open={open}
+          duration={action ? TOAST_ACTION_DURATION_MS : undefined}
           onOpenChange={(next) => {
             if (!next) dismissToast(id);
           }}

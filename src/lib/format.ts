@@ -20,6 +20,17 @@ export function countLabel(count: number, singular: string, plural = `${singular
   return `${count} ${count === 1 ? singular : plural}`;
 }
 
+/**
+ * A reason in words: the form sends sentences, but a request from another form may carry a code
+ * ("no_longer_needed"), which reads as "No longer needed".
+ */
+export function reasonLabel(reason: string | null): string {
+  if (!reason) return '—';
+  if (!/^[a-z]+(?:[_-][a-z]+)+$/.test(reason)) return reason;
+  const words = reason.replace(/[_-]/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
 const dateFormat = new Intl.DateTimeFormat('en-US', {
   year: 'numeric',
   month: 'long',

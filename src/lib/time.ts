@@ -1,6 +1,6 @@
-// Relative times for comments and the moderation console. Apart from format.ts so that islands
+// Times for comments, account and staff screens. Apart from format.ts so that islands
 // which only format counts do not download date-fns.
-import { formatDistanceToNow } from 'date-fns';
+import { formatDistance } from 'date-fns';
 import { useSyncExternalStore } from 'react';
 
 const MINUTE_MS = 60_000;
@@ -72,23 +72,49 @@ export function minutesLeft(until: string | null, now: number): string {
   return `${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
 }
 
-/** A time as "3 hours ago" and in full ("22 November 2026 at 12:00"); null for an invalid one. */
-function timeLabels(iso: string): { relative: string; absolute: string } | null {
+// The product's one way to write a time (docs/product.md, "Dates and times"): relative while it is
+// within a week, else the site's long date ("November 20, 2026"), in the reader's time zone.
+const RECENT_MS = 7 * 24 * 60 * MINUTE_MS;
+const longDate = new Intl.DateTimeFormat('en-US', { dateStyle: 'long' });
+const longDateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeStyle: 'short' });
+
+const valid = (iso: string) => {
   const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return null;
+  return Number.isNaN(date.getTime()) ? null : date;
+};
+
+/** "November 20, 2026", in the reader's time zone; '—' for a missing or invalid time. */
+export function formatDate(iso: string | null): string {
+  const date = iso ? valid(iso) : null;
+  return date ? longDate.format(date) : '—';
+}
+
+/** "November 20, 2026 at 1:14 PM", in the reader's time zone; '—' for a missing or invalid time. */
+export function formatDateTime(iso: string | null): string {
+  const date = iso ? valid(iso) : null;
+  return date ? longDateTime.format(date) : '—';
+}
+
+/** A time as "3 hours ago" (within a week) or its long date, and in full with its time of day. */
+export function timeLabels(iso: string, now: number): { relative: string; absolute: string } | null {
+  const date = valid(iso);
+  if (!date) return null;
   return {
-    relative: formatDistanceToNow(date, { addSuffix: true }),
-    absolute: date.toLocaleString(undefined, { dateStyle: 'long', timeStyle: 'short' }),
+    relative:
+      Math.abs(date.getTime() - now) < RECENT_MS
+        ? formatDistance(date, now, { addSuffix: true })
+        : longDate.format(date),
+    absolute: longDateTime.format(date),
   };
 }
 
 // The same words on the build machine and in every browser: the day in UTC.
-const stableDay = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone: 'UTC' });
+const stableDay = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' });
 
 /**
  * The labels to show now. Pre-rendered HTML was written at build time, in the build machine's
- * locale, so until the island has hydrated it shows the day, which reads the same everywhere
- * (React refuses hydration when text differs); right after, the relative time and local date.
+ * time zone, so until the island has hydrated it shows the UTC day, which reads the same
+ * everywhere (React refuses hydration when text differs); right after, the labels of timeLabels.
  */
 export function useTimeLabels(iso: string | null): { relative: string; absolute: string } | null {
   const hydrated = useSyncExternalStore(
@@ -97,9 +123,9 @@ export function useTimeLabels(iso: string | null): { relative: string; absolute:
     () => false,
   );
   if (!iso) return null;
-  if (hydrated) return timeLabels(iso);
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return null;
+  if (hydrated) return timeLabels(iso, Date.now());
+  const date = valid(iso);
+  if (!date) return null;
   const day = stableDay.format(date);
-  return { relative: `on ${day}`, absolute: day };
+  return { relative: day, absolute: day };
 }

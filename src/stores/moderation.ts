@@ -1,8 +1,7 @@
 // The moderation console's data: the report queue, comments awaiting review, suspensions,
 // escalations and the audit log, each keyed by the signed-in moderator's uid, and the decisions
 // that change them. Every call carries the moderator's token; the API checks the role.
-import type { AuditEntry, ResolveAction } from '../../api/contract.ts';
-import type { ClientResponse } from 'hono/client';
+import type { AuditEntry, ModeratedComment, ResolveAction, Suspension } from '../../api/contract.ts';
 import { api, read, withToken } from '../lib/api.ts';
 import { nextCursor } from '../lib/thread.ts';
 import { getIdToken } from './auth.ts';
@@ -56,26 +55,52 @@ export function loadMoreAudit(uid: string): Promise<void> {
   }));
 }
 
-/** Sends a decision; the list it changes and the audit log are loaded afresh. */
-async function decide<T extends ClientResponse<unknown>>(
+/**
+ * Sends a decision; `inPlace` changes what is shown at once (a card goes), then the lists it
+ * changes and the audit log are loaded afresh (in that order: a change in place drops the answer
+ * of a load begun before it).
+ */
+async function decide<R>(
   uid: string,
-  changed: Pick<KeyedQuery<unknown>, 'refresh'>,
-  request: Promise<T>,
+  changed: Pick<KeyedQuery<unknown>, 'refresh'>[],
+  answer: Promise<R>,
+  inPlace?: (result: R) => void,
 ) {
-  const result = await read(request);
-  changed.refresh(uid);
-  auditLog.refresh(uid);
+  const result = await answer;
+  inPlace?.(result);
+  for (const query of [...changed, auditLog]) query.refresh(uid);
   return result;
 }
 
-/** Resolves a report and every open report of its comment. */
+// A decision about one parent shows on every card of theirs (suspended, other open reports).
+const cards = [reportQueue, pendingComments];
+
+/**
+ * Resolves a report and every open report of its comment. Its card goes at once; the queue is
+ * then loaded afresh, as the author's other cards count this one.
+ */
 export async function resolveReport(uid: string, reportId: number, action: ResolveAction, reason: string) {
   return decide(
     uid,
-    reportQueue,
-    api.moderation.reports[':reportId'].resolve.$post(
-      { param: { reportId: String(reportId) }, json: { action, reason } },
-      await auth(),
+    cards,
+    read(
+      api.moderation.reports[':reportId'].resolve.$post(
+        { param: { reportId: String(reportId) }, json: { action, reason } },
+        await auth(),
+      ),
+    ),
+    ({ comment }) =>
+      reportQueue.update(uid, (groups) => groups.filter((g) => g.comment.commentId !== comment.commentId)),
+  );
+}
+
+/** Takes back a dismissal or a restore made moments ago: its reports are open again. */
+export async function undoDecision(uid: string, auditId: number) {
+  return decide(
+    uid,
+    cards,
+    read(
+      api.moderation.decisions[':auditId'].undo.$post({ param: { auditId: String(auditId) } }, await auth()),
     ),
   );
 }
@@ -89,30 +114,53 @@ export async function reviewComment(
 ) {
   return decide(
     uid,
-    pendingComments,
-    api.moderation.comments[':commentId'].review.$post(
-      { param: { commentId: String(commentId) }, json: { action, reason } },
-      await auth(),
+    cards,
+    read(
+      api.moderation.comments[':commentId'].review.$post(
+        { param: { commentId: String(commentId) }, json: { action, reason } },
+        await auth(),
+      ),
     ),
+    () => pendingComments.update(uid, (comments) => comments.filter((c) => c.commentId !== commentId)),
   );
+}
+
+/** Marks every card of one author with their suspension (or its end: null), before the reload. */
+function markAuthor(uid: string, author: string, suspension: Suspension | null) {
+  const mark = (comment: ModeratedComment): ModeratedComment =>
+    comment.authorUid === author && comment.authorStanding
+      ? {
+          ...comment,
+          authorStanding: {
+            ...comment.authorStanding,
+            suspension: suspension && { until: suspension.until, reason: suspension.reason },
+          },
+        }
+      : comment;
+  reportQueue.update(uid, (groups) => groups.map((g) => ({ ...g, comment: mark(g.comment) })));
+  pendingComments.update(uid, (comments) => comments.map(mark));
 }
 
 /** Suspends a parent for some days, or until lifted (days: null). */
 export async function suspendParent(uid: string, target: string, days: number | null, reason: string) {
   return decide(
     uid,
-    suspensions,
-    api.moderation.users[':uid'].suspend.$post(
-      { param: { uid: target }, json: { days, reason } },
-      await auth(),
+    [suspensions, ...cards],
+    read(
+      api.moderation.users[':uid'].suspend.$post(
+        { param: { uid: target }, json: { days, reason } },
+        await auth(),
+      ),
     ),
+    (suspension) => markAuthor(uid, target, suspension),
   );
 }
 
 export async function liftSuspension(uid: string, target: string, reason: string) {
   return decide(
     uid,
-    suspensions,
-    api.moderation.users[':uid'].lift.$post({ param: { uid: target }, json: { reason } }, await auth()),
+    [suspensions, ...cards],
+    read(api.moderation.users[':uid'].lift.$post({ param: { uid: target }, json: { reason } }, await auth())),
+    () => markAuthor(uid, target, null),
   );
 }

@@ -5,6 +5,7 @@ import {
   countLabel,
   formatPostDate,
   formatPrice,
+  reasonLabel,
 } from '../../src/lib/format.ts';
 
 describe('display formatting', () => {
@@ -38,5 +39,14 @@ describe('display formatting', () => {
   it('dates a post by its published date, else its created date', () => {
     expect(formatPostDate('2026-11-20T15:00:00.000Z', '2026-01-01T00:00:00.000Z')).toBe('November 20, 2026');
     expect(formatPostDate(null, '2026-01-02T00:00:00.000Z')).toBe('January 2, 2026');
+  });
+
+  it('puts a reason that came as a code into words, and leaves sentences as written', () => {
+    expect(reasonLabel('no_longer_needed')).toBe('No longer needed');
+    expect(reasonLabel('privacy-concerns')).toBe('Privacy concerns');
+    expect(reasonLabel('Privacy concerns')).toBe('Privacy concerns');
+    expect(reasonLabel('other')).toBe('other');
+    expect(reasonLabel(null)).toBe('—');
+    expect(reasonLabel('')).toBe('—');
   });
 });

@@ -4,7 +4,14 @@ import { act } from '@testing-library/react';
 import { renderToString } from 'react-dom/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { dueLabel, useClock, useTimeLabels } from '../../src/lib/time.ts';
+import {
+  dueLabel,
+  formatDate,
+  formatDateTime,
+  timeLabels,
+  useClock,
+  useTimeLabels,
+} from '../../src/lib/time.ts';
 
 function Stamp({ iso }: { iso: string }) {
   const labels = useTimeLabels(iso);
@@ -19,7 +26,7 @@ describe('useTimeLabels', () => {
     vi.setSystemTime(new Date('2026-11-20T23:50:00Z'));
     const iso = '2026-11-20T23:40:00Z';
     const html = renderToString(<Stamp iso={iso} />);
-    expect(html).toContain('on 20 Nov 2026');
+    expect(html).toContain('November 20, 2026');
 
     // Read three hours later, across midnight: what the first render would now say differs.
     vi.setSystemTime(new Date('2026-11-21T02:50:00Z'));
@@ -37,6 +44,27 @@ describe('useTimeLabels', () => {
 
   it('shows nothing for a missing or invalid time', () => {
     expect(renderToString(<Stamp iso="not a time" />)).toBe('<time></time>');
+  });
+});
+
+describe('the one date formatter', () => {
+  const now = Date.parse('2026-11-24T12:00:00Z');
+
+  it('is relative within a week, then the long date, with the time of day in full', () => {
+    expect(timeLabels('2026-11-24T11:13:00Z', now)?.relative).toBe('about 1 hour ago');
+    expect(timeLabels('2026-11-27T12:00:00Z', now)?.relative).toBe('in 3 days');
+    expect(timeLabels('2026-11-17T12:00:01Z', now)?.relative).toBe('7 days ago');
+    // A week or more away: the date, as posts and every other screen write it.
+    expect(timeLabels('2026-11-17T12:00:00Z', now)?.relative).toBe(formatDate('2026-11-17T12:00:00Z'));
+    expect(formatDate('2026-10-11T12:00:00Z')).toBe('October 11, 2026');
+    expect(formatDateTime('2026-10-11T12:00:00Z')).toMatch(/^October 11, 2026 at \d{1,2}:\d\d [AP]M$/);
+    expect(timeLabels('2026-10-11T12:00:00Z', now)?.absolute).toBe(formatDateTime('2026-10-11T12:00:00Z'));
+  });
+
+  it('writes a dash for a missing or invalid time', () => {
+    expect(formatDate(null)).toBe('—');
+    expect(formatDateTime('not a time')).toBe('—');
+    expect(timeLabels('not a time', now)).toBeNull();
   });
 });
 

@@ -1,7 +1,7 @@
 // Pieces of the moderation console: a moderated comment, a report group and a comment awaiting
 // review (the suspension dialog is in SuspendDialog.tsx).
 import { type ModeratedComment, REPORT_CATEGORY_LABELS, type ReportGroup } from '../../../api/contract.ts';
-import { dueLabel, useClock, useTimeLabels } from '../../lib/time.ts';
+import { dueLabel, formatDate, formatDateTime, useClock, useTimeLabels } from '../../lib/time.ts';
 
 export function When({ iso, prefix = '' }: { iso: string | null; prefix?: string }) {
   const labels = useTimeLabels(iso);
@@ -23,6 +23,36 @@ const STATUS_LABELS: Record<ModeratedComment['status'], string> = {
 };
 
 const badge = 'inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold';
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** What else the console knows of the author: a suspension, other open reports, past removals. */
+function Standing({ comment }: { comment: ModeratedComment }) {
+  const standing = comment.authorStanding;
+  if (!standing) return null;
+  const name = comment.authorName || 'The author';
+  const { suspension, otherOpenReports, removedComments } = standing;
+  return (
+    <ul aria-label={`About ${name}`} className="mt-2 flex flex-wrap gap-2 text-sm">
+      {suspension && (
+        <li className={`${badge} bg-red-100 text-red-900`}>
+          Suspended{' '}
+          {suspension.until ? `until ${formatDateTime(suspension.until)}` : 'until a moderator lifts it'}
+        </li>
+      )}
+      <li
+        className={`${badge} ${otherOpenReports ? 'bg-amber-100 text-amber-950' : 'bg-gray-100 text-gray-800'}`}
+      >
+        {plural(otherOpenReports, 'other open report', 'other open reports')}
+      </li>
+      <li
+        className={`${badge} ${removedComments ? 'bg-amber-100 text-amber-950' : 'bg-gray-100 text-gray-800'}`}
+      >
+        {plural(removedComments, 'comment removed before', 'comments removed before')}
+      </li>
+    </ul>
+  );
+}
 
 /** The comment under review: who wrote it where and when, its status and its words. */
 export function ModeratedText({ comment }: { comment: ModeratedComment }) {
@@ -50,9 +80,11 @@ export function ModeratedText({ comment }: { comment: ModeratedComment }) {
       )}
       {comment.purgeAfter && (
         <p className="mt-2 text-sm text-purple-900">
-          Preserved as child-safety evidence until <When iso={comment.purgeAfter} prefix="" />, then purged.
+          Preserved as child-safety evidence until{' '}
+          <time dateTime={comment.purgeAfter}>{formatDate(comment.purgeAfter)}</time>, then purged.
         </p>
       )}
+      <Standing comment={comment} />
     </div>
   );
 }
@@ -73,7 +105,7 @@ const dangerButton = 'rounded-lg bg-red-700 px-3 py-1.5 text-sm font-semibold te
 
 export interface GroupActions {
   onResolve: (group: ReportGroup, action: 'remove' | 'restore' | 'dismiss') => void;
-  onSuspend: (uid: string, name: string) => void;
+  onSuspend: (uid: string, name: string, card: string) => void;
 }
 
 /** One comment's open reports, with the decisions a moderator can take. */
@@ -87,7 +119,9 @@ export function ReportCard({ group, actions }: { group: ReportGroup; actions: Gr
     <article
       id={`report-${group.reportId}`}
       aria-labelledby={headingId}
-      className={`scroll-mt-24 rounded-2xl border bg-white p-5 shadow-sm ${group.childSafety ? 'border-red-300' : 'border-sand'}`}
+      // Focus comes here when a decision took the card before it away.
+      tabIndex={-1}
+      className={`focus-visible:outline-brand-dark scroll-mt-24 rounded-2xl border bg-white p-5 shadow-sm ${group.childSafety ? 'border-red-300' : 'border-sand'}`}
     >
       <div className="flex flex-wrap items-center gap-2">
         <h3 id={headingId} className="text-ink text-lg font-semibold">
@@ -135,11 +169,13 @@ export function ReportCard({ group, actions }: { group: ReportGroup; actions: Gr
         <button type="button" className={actionButton} onClick={() => actions.onResolve(group, 'dismiss')}>
           Dismiss reports
         </button>
-        {comment.authorUid && (
+        {comment.authorUid && !comment.authorStanding?.suspension && (
           <button
             type="button"
             className={actionButton}
-            onClick={() => actions.onSuspend(comment.authorUid!, comment.authorName)}
+            onClick={() =>
+              actions.onSuspend(comment.authorUid!, comment.authorName, `report-${group.reportId}`)
+            }
           >
             Suspend {comment.authorName || 'author'}
           </button>
@@ -157,11 +193,16 @@ export function PendingCard({
 }: {
   comment: ModeratedComment;
   onReview: (comment: ModeratedComment, action: 'approve' | 'reject') => void;
-  onSuspend: (uid: string, name: string) => void;
+  onSuspend: (uid: string, name: string, card: string) => void;
 }) {
   const headingId = `pending-${comment.commentId}-heading`;
   return (
-    <article aria-labelledby={headingId} className="border-sand rounded-2xl border bg-white p-5 shadow-sm">
+    <article
+      id={`pending-${comment.commentId}`}
+      aria-labelledby={headingId}
+      tabIndex={-1}
+      className="border-sand scroll-mt-24 rounded-2xl border bg-white p-5 shadow-sm"
+    >
       <h3 id={headingId} className="text-ink text-lg font-semibold">
         {comment.statusReason ?? 'Awaiting review'}
       </h3>
@@ -177,11 +218,11 @@ export function PendingCard({
         <button type="button" className={dangerButton} onClick={() => onReview(comment, 'reject')}>
           Reject
         </button>
-        {comment.authorUid && (
+        {comment.authorUid && !comment.authorStanding?.suspension && (
           <button
             type="button"
             className={actionButton}
-            onClick={() => onSuspend(comment.authorUid!, comment.authorName)}
+            onClick={() => onSuspend(comment.authorUid!, comment.authorName, `pending-${comment.commentId}`)}
           >
             Suspend {comment.authorName || 'author'}
           </button>

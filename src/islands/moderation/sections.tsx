@@ -1,18 +1,19 @@
 // The moderation console's sections that list rather than decide: escalations not yet delivered,
 // suspended parents and the audit log, with the section frame and loading state all share.
 import type { ReactNode } from 'react';
-import { auditActionLabel, auditTargetLabel } from '../../../api/contract.ts';
-import { ColumnHeads } from '../../components/ColumnHeads.tsx';
+import { type AuditEntry, auditActionLabel, type WaitingDelivery } from '../../../api/contract.ts';
+import { type Column, DataTable } from '../../components/DataTable.tsx';
 import { ShowMore, type useShowMore } from '../../components/ShowMore.tsx';
+import { formatDateTime } from '../../lib/time.ts';
 import type { auditLog, escalations, suspensions } from '../../stores/moderation.ts';
 import { When } from './parts.tsx';
 
 /** What a keyed store gives an island: its data once loaded, and its error. */
-interface Loaded<T> {
+export interface Loaded<T> {
   data?: T;
   error?: unknown;
 }
-type Data<Q> = Q extends { get: (id: string) => infer T | undefined } ? T : never;
+export type Data<Q> = Q extends { get: (id: string) => infer T | undefined } ? T : never;
 
 export function Section({
   id,
@@ -27,7 +28,7 @@ export function Section({
 }) {
   return (
     <section id={id} aria-labelledby={`${id}-heading`} className="scroll-mt-24">
-      <h2 id={`${id}-heading`} className="text-ink text-2xl font-bold">
+      <h2 id={`${id}-heading`} tabIndex={-1} className="text-ink text-2xl font-bold focus:outline-none">
         {title}
         {count !== undefined && <span className="text-muted font-semibold"> ({count})</span>}
       </h2>
@@ -48,6 +49,44 @@ export function Loading({ what, failed }: { what: string; failed: boolean }) {
   );
 }
 
+/** A delivery that has not arrived, in words a moderator can act on; the error itself for admins. */
+function DeliveryState({ delivery }: { delivery: WaitingDelivery }) {
+  if (delivery.target === null) return <>Waiting for an alert channel to be set up.</>;
+  if (!delivery.failed) return <>On its way.</>;
+  return (
+    <>
+      <span className="text-red-900">
+        The safety team’s alert channel is not answering. We keep trying, waiting longer each time; tell an
+        admin.
+      </span>
+      {delivery.lastError && (
+        <details className="mt-1">
+          <summary className="text-muted cursor-pointer">Technical details (for admins)</summary>
+          <code className="mt-1 block text-xs break-all">{delivery.lastError}</code>
+        </details>
+      )}
+    </>
+  );
+}
+
+const escalationColumns: Column<WaitingDelivery>[] = [
+  {
+    head: 'Report',
+    cell: (d) =>
+      d.reportId === null ? (
+        'A child-safety report'
+      ) : (
+        <a href={`#report-${d.reportId}`} className="underline underline-offset-4">
+          Child-safety report #{d.reportId}
+        </a>
+      ),
+  },
+  { head: 'Queued', cell: (d) => <When iso={d.createdAt} /> },
+  { head: 'Tries', cell: (d) => d.attempts },
+  { head: 'Next try', cell: (d) => (d.target === null ? '—' : <When iso={d.nextAttemptAt} />) },
+  { head: 'State', cell: (d) => <DeliveryState delivery={d} /> },
+];
+
 export function EscalationsSection({ waiting }: { waiting: Loaded<Data<typeof escalations>> }) {
   return (
     <Section id="escalations" title="Escalations" count={waiting.data?.waiting.length}>
@@ -57,42 +96,19 @@ export function EscalationsSection({ waiting }: { waiting: Loaded<Data<typeof es
         <>
           {!waiting.data.configured && (
             <p role="note" className="mb-4 rounded-xl bg-amber-50 p-4 text-amber-950">
-              SAFETY_ESCALATION_URL is not set, so child-safety reports are not sent to an on-call channel:
-              they wait here until it is configured. Review them in the open reports above right away.
+              No alert channel is set up for the safety team, so child-safety reports are not sent anywhere:
+              they wait here until an admin sets one up. Review them in the open reports above right away.
             </p>
           )}
           {waiting.data.waiting.length === 0 ? (
-            <p className="text-muted">Every escalation has been delivered.</p>
+            <p className="text-muted">Every escalation has reached the safety team.</p>
           ) : (
-            <table className="w-full text-left text-sm">
-              <caption className="text-muted mb-2 text-left">
-                Escalations not yet delivered; failed ones are retried until they arrive.
-              </caption>
-              <ColumnHeads columns={['Report', 'Queued', 'Attempts', 'Next attempt', 'Last error']} />
-              <tbody>
-                {waiting.data.waiting.map((d) => (
-                  <tr key={d.id} className="border-sand border-b align-top">
-                    <td className="py-2 pr-4">
-                      {d.reportId === null ? (
-                        `#${d.id}`
-                      ) : (
-                        <a href={`#report-${d.reportId}`} className="underline underline-offset-4">
-                          Report #{d.reportId}
-                        </a>
-                      )}
-                    </td>
-                    <td className="py-2 pr-4">
-                      <When iso={d.createdAt} />
-                    </td>
-                    <td className="py-2 pr-4">{d.attempts}</td>
-                    <td className="py-2 pr-4">
-                      {d.target === null ? 'Waiting for a URL' : <When iso={d.nextAttemptAt} />}
-                    </td>
-                    <td className="py-2 text-red-900">{d.lastError ?? '—'}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <DataTable
+              caption="Escalations not yet delivered; each is tried again until it arrives."
+              columns={escalationColumns}
+              rows={waiting.data.waiting}
+              rowKey={(d) => d.id}
+            />
           )}
         </>
       )}
@@ -118,13 +134,15 @@ export function SuspensionsSection({
           {suspended.data.map((s) => (
             <li
               key={s.id}
+              id={`suspension-${s.id}`}
+              tabIndex={-1}
               className="border-sand flex flex-wrap items-center gap-3 rounded-xl border bg-white p-4"
             >
               <p className="min-w-0 flex-1 text-sm">
                 <span className="text-ink font-semibold">{s.userName}</span>{' '}
                 {s.until ? (
                   <>
-                    until <When iso={s.until} prefix="" />
+                    until <time dateTime={s.until}>{formatDateTime(s.until)}</time>
                   </>
                 ) : (
                   'until lifted'
@@ -146,6 +164,24 @@ export function SuspensionsSection({
   );
 }
 
+const auditColumns: Column<AuditEntry>[] = [
+  { head: 'When', cell: (entry) => <When iso={entry.at} />, className: 'sm:whitespace-nowrap' },
+  { head: 'Who', cell: (entry) => entry.actorName },
+  { head: 'What', cell: (entry) => auditActionLabel(entry.action) },
+  {
+    head: 'Which',
+    cell: ({ target }) =>
+      target.href ? (
+        <a href={target.href} className="underline underline-offset-4">
+          {target.name}
+        </a>
+      ) : (
+        target.name
+      ),
+  },
+  { head: 'Why', cell: (entry) => entry.reason ?? '—', className: 'break-words' },
+];
+
 export function AuditSection({
   audit,
   more,
@@ -162,33 +198,14 @@ export function AuditSection({
         <Loading what="the audit log" failed={audit.error !== undefined} />
       ) : (
         <>
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">Audit log, newest first</caption>
-            <ColumnHeads columns={['When', 'Who', 'What', 'Which', 'Why']} />
-            <tbody>
-              {audit.data.entries.length === 0 ? (
-                <tr>
-                  <td colSpan={5} className="text-muted py-3">
-                    Nothing has happened yet.
-                  </td>
-                </tr>
-              ) : (
-                audit.data.entries.map((entry) => (
-                  <tr key={entry.id} className="border-sand border-b align-top">
-                    <td className="py-2 pr-4 whitespace-nowrap">
-                      <When iso={entry.at} />
-                    </td>
-                    <td className="py-2 pr-4">{entry.actorName}</td>
-                    <td className="py-2 pr-4">{auditActionLabel(entry.action)}</td>
-                    <td className="py-2 pr-4">
-                      {auditTargetLabel(entry.targetType)} #{entry.targetId}
-                    </td>
-                    <td className="py-2">{entry.reason ?? '—'}</td>
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </table>
+          <DataTable
+            caption="Audit log, newest first"
+            captionHidden
+            columns={auditColumns}
+            rows={audit.data.entries}
+            rowKey={(entry) => entry.id}
+            empty="Nothing has happened yet."
+          />
           {audit.data.next !== null && (
             <ShowMore
               state={more.state}
