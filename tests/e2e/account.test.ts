@@ -266,7 +266,7 @@ describe('the deletion queue and the outbox', () => {
     const queue = page.getByRole('region', { name: /^Deletion requests/ });
     const row = queue.getByRole('row').filter({ hasText: requester });
     await row.waitFor();
-    const due = new Date(Date.now() + 30 * 86_400_000).toLocaleDateString('en-US', { dateStyle: 'medium' });
+    const due = new Date(Date.now() + 30 * 86_400_000).toLocaleDateString('en-US', { dateStyle: 'long' });
     await row.getByText(due).waitFor();
     await expectNoAxeViolations(page);
 
