@@ -16,7 +16,8 @@ export const deletionRequests = keyedQuery('admin-deletion-requests', async () =
 
 /**
  * Closes a request: `erase` deletes the account that owns its address (or is refused: no account
- * uses it); `close` closes it as "no account found". The list is loaded afresh.
+ * uses it); `close` closes it as "no account found". It moves from the open list to the closed one
+ * at once, then the list is loaded afresh.
  */
 async function closeRequest(uid: string, requestId: number, how: 'erase' | 'close') {
   const route = api.admin['deletion-requests'][':requestId'];
@@ -25,6 +26,10 @@ async function closeRequest(uid: string, requestId: number, how: 'erase' | 'clos
     how === 'erase'
       ? await read(route.erase.$post(param, await auth()))
       : await read(route.close.$post(param, await auth()));
+  deletionRequests.update(uid, (list) => ({
+    open: list.open.filter((r) => r.id !== closed.id),
+    closed: [closed, ...list.closed.filter((r) => r.id !== closed.id)],
+  }));
   deletionRequests.refresh(uid);
   return closed;
 }
