@@ -19,6 +19,7 @@ import { moderationRoutes } from './routes/moderation.ts';
 import { notificationRoutes } from './routes/notifications.ts';
 import { postRoutes } from './routes/posts.ts';
 import { profileRoutes } from './routes/profile.ts';
+import { recallRoutes } from './routes/recalls.ts';
 import { reportRoutes } from './routes/reports.ts';
 import type { AppDeps, AppEnv } from './types.ts';
 
@@ -128,7 +129,8 @@ export function createApp(input: Partial<AppDeps> & Pick<AppDeps, 'db'>) {
     .route('/account', accountRoutes)
     .route('/notifications', notificationRoutes)
     .route('/admin', adminRoutes)
-    .route('/moderation', moderationRoutes);
+    .route('/moderation', moderationRoutes)
+    .route('/recalls', recallRoutes);
 
   app.notFound((c) => c.json({ error: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));
   app.onError((error, c) => {

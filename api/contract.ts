@@ -349,8 +349,10 @@ export const AUDIT_ACTIONS = {
   'deletion_request.erase': 'erased the account of a deletion request',
   'deletion_request.close': 'closed a deletion request: no account found',
   'release.rollback': 'rolled the site back to an earlier release',
+  'recall.confirm': 'confirmed an item is recalled',
+  'recall.dismiss': 'dismissed a possible recall',
 } as const;
-export const AUDIT_TARGETS = ['comment', 'user', 'deletion_request', 'release'] as const;
+export const AUDIT_TARGETS = ['comment', 'user', 'deletion_request', 'release', 'recall_match'] as const;
 
 /** How the console words an audit action; an action it does not know is shown as it is. */
 export function auditActionLabel(action: string): string {
@@ -673,6 +675,67 @@ export interface PublishStatus {
 export interface RolledBack {
   from: PublishRun;
   to: PublishRun;
+}
+
+// ---- Recall screening -------------------------------------------------------------------------
+// Items are checked against the public recall database (docs/product.md, "Recall screening"). A
+// match goes to moderators; nothing is blocked silently, and no match is never called a clearance.
+
+/** GET /api/recalls?limit=: how many recalls by default, and at most. */
+export const RECALLS_LIMIT_DEFAULT = 20;
+export const RECALLS_LIMIT_MAX = 100;
+/** A match scoring below this is not raised at all (see docs/product.md for how scores add up). */
+export const RECALL_MATCH_MIN_SCORE = 50;
+
+/** One recall of a children's product, as GET /api/recalls and /recalls show it (newest first). */
+export interface Recall {
+  recallId: number;
+  recallNumber: string | null;
+  /** The recall's date (ISO 8601), as published. */
+  recallDate: string | null;
+  title: string;
+  description: string | null;
+  hazards: string[];
+  remedies: string[];
+  /** The official notice. */
+  url: string | null;
+  products: { name: string; model: string | null; units: string | null }[];
+  manufacturers: string[];
+}
+
+/** GET /api/recalls/status: where the data came from and when (all nulls and 0: never imported). */
+export interface RecallStatus {
+  /** The file or address of the last import; 'sample' for the sample feed that ships in content/. */
+  source: string | null;
+  lastImportedAt: string | null;
+  /** Every recall kept, whatever its product. */
+  count: number;
+  /** Of those, the recalls of children's products (what /recalls lists). */
+  childrenCount: number;
+}
+
+export const RECALL_MATCH_STATUSES = ['open', 'confirmed', 'dismissed'] as const;
+export type RecallMatchStatus = (typeof RECALL_MATCH_STATUSES)[number];
+
+/** GET /api/moderation/recall-matches: a candidate match, open ones first. */
+export interface RecallMatch {
+  matchId: number;
+  status: RecallMatchStatus;
+  /** 0 to 100. */
+  score: number;
+  /** The terms that matched, in words: "brand “Cozy Cradle” = manufacturer “Cozy Cradle Inc.”". */
+  terms: string[];
+  item: { itemId: string; itemName: string; brand: string | null; imageUrl: string | null };
+  recall: Recall;
+  raisedAt: string;
+  decision: { action: 'confirm' | 'dismiss'; reason: string | null; at: string; byName: string } | null;
+}
+
+/** POST /api/moderation/recall-matches/:matchId/resolve answers the match as it now is. */
+export interface RecallMatchResolved {
+  match: RecallMatch;
+  /** A confirmation starts a publish, so the item leaves the pages too; null for a dismissal. */
+  publish: PublishRun | null;
 }
 
 // ---- Errors ----------------------------------------------------------------------------------

@@ -57,6 +57,11 @@ const envSchema = z.object({
     .url()
     .refine((url) => /^smtps?:\/\//i.test(url), 'must start with smtp:// or smtps://')
     .optional(),
+  /** The public recall database's feed (CPSC Recalls JSON); when set, the server refreshes it once a day. */
+  RECALLS_URL: z
+    .url()
+    .refine((url) => /^https?:\/\//i.test(url), 'must start with http:// or https://')
+    .optional(),
   /** The From of every message, e.g. "Nestling <hello@example.com>". */
   MAIL_FROM: z.string().min(3).default('Nestling <no-reply@nestling.example>'),
 });

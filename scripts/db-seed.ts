@@ -3,6 +3,7 @@
 import { loadContent } from '../api/db/content.ts';
 import { databaseLocation, describeDatabase, openDatabase } from '../api/db/database.ts';
 import { migrateToLatest } from '../api/db/migrate.ts';
+import { importSampleIfEmpty } from '../api/db/queries/recalls.ts';
 import { syncContent } from '../api/db/sync.ts';
 import { loadEnv } from './lib/env.ts';
 
@@ -16,6 +17,11 @@ try {
     `Seeded ${describeDatabase(location)}: ${result.inserted.length} posts added, ${result.updated.length} updated, ` +
       `${result.unpublished.length} unpublished, ${result.unchanged} unchanged.`,
   );
+  // The sample recall feed, only into a database that has no recall data (and not with RECALLS_URL,
+  // which brings the real data).
+  const sample = env.RECALLS_URL ? null : await importSampleIfEmpty(db, env.CONTENT_DIR, new Date());
+  if (sample)
+    console.log(`Imported the sample recall feed: ${sample.records} recalls (fictional, for trying it out).`);
 } finally {
   await db.destroy();
 }

@@ -11,6 +11,7 @@ import { liveRelease } from '../api/db/queries/releases.ts';
 import { ESCALATION } from '../api/db/queries/deliveries.ts';
 import { createDeliveryWorker, createWebhookSender } from '../api/lib/deliveries.ts';
 import { createEmailSender, EMAIL_KIND } from '../api/lib/mail.ts';
+import { createRecallRefresher } from '../api/lib/recall-refresh.ts';
 import { nodeSupportWarning } from '../api/lib/node-support.ts';
 import { createRateLimiters } from '../api/middleware/rate-limit.ts';
 import { READ_CACHE_MS, readCache } from '../api/middleware/read-cache.ts';
@@ -26,7 +27,8 @@ const siteDir = path.resolve(env.SITE_DIR);
 
 const location = databaseLocation(env);
 console.log(`Preparing the database: ${describeDatabase(location)} …`);
-const { db, seeded } = await prepareDatabase(location, env.CONTENT_DIR);
+// Without RECALLS_URL a database with no recall data gets the sample feed: npm start needs no network.
+const { db, seeded } = await prepareDatabase(location, env.CONTENT_DIR, { sampleRecalls: !env.RECALLS_URL });
 if (seeded) console.log('Seeded a new database from content/.');
 
 const publisher = publisherFromEnv(db, env);
@@ -106,6 +108,13 @@ if (!env.SMTP_URL) {
 if (!env.SAFETY_ESCALATION_URL) {
   console.log('SAFETY_ESCALATION_URL is not set: child-safety escalations wait in the moderation console.');
 }
+// The recall database is refreshed from RECALLS_URL once a day (one instance imports; a failed try
+// is retried with a growing wait), and a refresh that changed data publishes.
+const recallRefresh = env.RECALLS_URL ? createRecallRefresher({ db, url: env.RECALLS_URL, publisher }) : null;
+recallRefresh?.start();
+if (!env.RECALLS_URL) {
+  console.log('RECALLS_URL is not set: recall data changes only with npm run recalls:import.');
+}
 // Child-safety evidence is blanked when its year is over: checked at start and every hour.
 const purge = () =>
   void purgeExpiredEvidence(db, new Date())
@@ -127,8 +136,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     clearInterval(scheduleTimer);
     clearInterval(purgeTimer);
     // The worker finishes a send in progress before the database closes; what is left waits in its table.
-    void deliveries
-      .stop()
+    void Promise.all([deliveries.stop(), recallRefresh?.stop()])
       .then(() => server.close())
       .then(() => process.exit(0));
   });

@@ -3,12 +3,23 @@ import { loadContent } from './content.ts';
 import { type DB, openDatabase } from './database.ts';
 import { isPostgresUrl } from './dialect.ts';
 import { migrateToLatest } from './migrate.ts';
+import { importSampleIfEmpty } from './queries/recalls.ts';
 import { syncContent } from './sync.ts';
 
 export interface Prepared {
   db: DB;
   /** True when the database was new (or had no posts) and has just been seeded from content/. */
   seeded: boolean;
+}
+
+export interface PrepareOptions {
+  now?: Date;
+  /**
+   * Whether a database without recall data gets the sample feed (content/recalls.json). By default
+   * only one just seeded; npm start asks for it unless RECALLS_URL brings the real data, so
+   * fictional recalls never sit beside real ones.
+   */
+  sampleRecalls?: boolean;
 }
 
 /**
@@ -18,8 +29,9 @@ export interface Prepared {
 export async function prepareDatabase(
   location: string,
   contentDir: string,
-  now = new Date(),
+  options: PrepareOptions = {},
 ): Promise<Prepared> {
+  const now = options.now ?? new Date();
   const isNew = location === ':memory:' || (!isPostgresUrl(location) && !fs.existsSync(location));
   const db = openDatabase(location);
   await migrateToLatest(db);
@@ -27,7 +39,8 @@ export async function prepareDatabase(
     .selectFrom('blog_posts')
     .select((eb) => eb.fn.countAll<number>().as('count'))
     .executeTakeFirstOrThrow();
-  if (!isNew && Number(count) > 0) return { db, seeded: false };
-  await syncContent(db, loadContent(contentDir), now);
-  return { db, seeded: true };
+  const seeded = isNew || Number(count) === 0;
+  if (seeded) await syncContent(db, loadContent(contentDir), now);
+  if (options.sampleRecalls ?? seeded) await importSampleIfEmpty(db, contentDir, now);
+  return { db, seeded };
 }

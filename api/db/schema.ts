@@ -38,6 +38,67 @@ export interface Database {
   revoked_sign_ins: RevokedSignInsTable;
   release_items: ReleaseItemsTable;
   release_categories: ReleaseCategoriesTable;
+  recalls: RecallsTable;
+  recall_imports: RecallImportsTable;
+  recall_matches: RecallMatchesTable;
+  recall_refresh: RecallRefreshTable;
+}
+
+/** One recall of the public recall database, as last imported (RecallID is its key). */
+export interface RecallsTable {
+  recall_id: number;
+  recall_number: string | null;
+  recall_date: string | null;
+  last_publish_date: string | null;
+  title: string;
+  description: string | null;
+  url: string | null;
+  consumer_contact: string | null;
+  /** JSON: the record's lists (products, manufacturers, retailers, hazards, remedies, …). */
+  record: string;
+  /** 1 when the recall is of a children's product (what /recalls lists). */
+  for_children: number;
+  imported_at: string;
+}
+
+export interface RecallImportsTable {
+  import_id: Generated<number>;
+  source: string;
+  imported_at: string;
+  records: number;
+  added: number;
+  updated: number;
+}
+
+/** The daily refresh from RECALLS_URL: one row (refresh_id 1) that one instance claims at a time. */
+export interface RecallRefreshTable {
+  refresh_id: number;
+  /** The instance running the refresh now, until lease_until. */
+  holder: string | null;
+  lease_until: string | null;
+  /** The UTC day (YYYY-MM-DD) of the last refresh that worked. */
+  refreshed_on: string | null;
+  /** Failed tries since the last one that worked (the backoff grows with them). */
+  failures: number;
+  /** After a failure: no new try before this. */
+  retry_at: string | null;
+}
+
+/** A candidate match of an item against a recall, for moderators to confirm or dismiss. */
+export interface RecallMatchesTable {
+  match_id: Generated<number>;
+  item_id: string;
+  recall_id: number;
+  /** 0 to 100. */
+  score: number;
+  /** JSON array of the terms that matched, as shown to moderators. */
+  terms: string;
+  status: 'open' | 'confirmed' | 'dismissed';
+  created_at: string;
+  decided_at: string | null;
+  decided_by_uid: string | null;
+  decided_by_name: string | null;
+  reason: string | null;
 }
 
 export interface ItemsTable {

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { readingTimeMinutes, renderMarkdown } from '../lib/html.ts';
 import type { Content, ContentPost } from './content.ts';
 import type { DB } from './database.ts';
+import { checkAllItems } from './queries/recall-matches.ts';
 
 export interface SyncResult {
   inserted: string[];
@@ -88,6 +89,9 @@ export async function syncContent(db: DB, content: Content, now: Date): Promise<
       .deleteFrom('items')
       .$if(itemIds.length > 0, (q) => q.where('item_id', 'not in', itemIds))
       .execute();
+    // Every item is checked against the recalls whenever it is synced or published, in the same
+    // transaction as the items (docs/product.md, "Recall screening").
+    await checkAllItems(trx, now);
 
     const existing = new Map(
       (

@@ -4,12 +4,17 @@ import {
   type DecisionUndone,
   type EscalationStatus,
   isAdmin,
+  type PublishRun,
+  type RecallMatch,
+  type RecallMatchResolved,
   type ReportResolved,
 } from '../contract.ts';
 import { listAudit } from '../db/queries/audit.ts';
 import { listWaiting } from '../db/queries/deliveries.ts';
 import { listPending, resolveReport, reviewComment, undoDecision } from '../db/queries/moderation.ts';
 import { findProfile } from '../db/queries/profiles.ts';
+import { listRecallMatches, resolveRecallMatch } from '../db/queries/recall-matches.ts';
+import { recallsByIds } from '../db/queries/recalls.ts';
 import { ESCALATION } from '../db/queries/deliveries.ts';
 import { listReportGroups } from '../db/queries/reports.ts';
 import { liftSuspension, listActiveSuspensions, suspendUser } from '../db/queries/suspensions.ts';
@@ -23,6 +28,8 @@ import {
   auditQuery,
   commentIdParam,
   liftBody,
+  recallMatchIdParam,
+  recallResolveBody,
   reportIdParam,
   reportStatusQuery,
   resolveBody,
@@ -189,4 +196,44 @@ export const moderationRoutes = new Hono<AppEnv>()
     if (page.next !== null)
       c.header('Link', `</api/moderation/audit?limit=${limit}&before=${page.next}>; rel="next"`);
     return c.json(page.entries);
-  });
+  })
+  // Possible recalls (docs/product.md, "Recall screening"): open ones first, then the newest decided.
+  .get('/recall-matches', requireUser, requireModerator, async (c) =>
+    c.json<RecallMatch[]>(await listRecallMatches(c.get('deps').db, recallsByIds)),
+  )
+  .post(
+    '/recall-matches/:matchId/resolve',
+    validate('param', recallMatchIdParam),
+    ...moderatorWrite,
+    validate('json', recallResolveBody),
+    async (c) => {
+      const { db, now, publisher } = c.get('deps');
+      const profile = c.get('profile');
+      const { action, reason } = c.req.valid('json');
+      const { matchId } = c.req.valid('param');
+      const match = await resolveRecallMatch(
+        db,
+        { matchId, action, reason, actor: { uid: profile.firebase_uid, name: profile.display_name } },
+        now(),
+        recallsByIds,
+      );
+      if (action === 'dismiss') {
+        // Nothing readers see changes.
+        c.set('changed', []);
+        return c.json<RecallMatchResolved>({ match, publish: null });
+      }
+      // The item leaves the API's lists at once (api/db/queries/items.ts), so the kept answers go;
+      // the pages drop it with the publish this starts.
+      c.set('changed', ['/api/items/*']);
+      let publish: PublishRun | null = null;
+      if (publisher) {
+        try {
+          publish = await publisher.request(`recall confirmed (match #${matchId}, ${match.item.itemName})`);
+        } catch (error) {
+          // The decision stands (it is committed and audited); an admin can publish by hand.
+          console.error('A confirmed recall could not start a publish:', error);
+        }
+      }
+      return c.json<RecallMatchResolved>({ match, publish });
+    },
+  );

@@ -8,6 +8,8 @@ import {
   LINK_TOKEN_PATTERN,
   LIST_LIMIT_MAX,
   MODERATION_REASON_MAX,
+  RECALLS_LIMIT_DEFAULT,
+  RECALLS_LIMIT_MAX,
   REPORT_CATEGORIES,
   REPORT_NOTE_MAX,
   SUSPENSION_DAYS_MAX,
@@ -202,6 +204,32 @@ export const confirmEmailBody = z.object({ token: linkToken });
 export const unsubscribeBody = z.object({ token: linkToken, scope });
 /** A mail client's one-click POST carries the token and scope in the address (RFC 8058). */
 export const oneClickQuery = z.object({ token: linkToken, scope });
+
+/** GET /api/recalls: `?limit=` from 1 to RECALLS_LIMIT_MAX. */
+export const recallsQuery = z.object({
+  limit: intQuery(1, RECALLS_LIMIT_MAX).default(RECALLS_LIMIT_DEFAULT),
+});
+
+export const recallMatchIdParam = z.object({ matchId: id });
+
+/**
+ * A moderator's decision on a possible recall (docs/product.md, "Recall screening"): a confirmation
+ * may say why, a dismissal must, since the pair is never raised again.
+ */
+export const recallResolveBody = z
+  .object({
+    action: z.enum(['confirm', 'dismiss'], { error: 'must be confirm or dismiss' }),
+    reason: optionalReason,
+  })
+  .superRefine((body, ctx) => {
+    if (body.action === 'dismiss' && body.reason === null) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['reason'],
+        message: 'must not be blank: say why you dismiss it',
+      });
+    }
+  });
 
 /** What a deletion request holds once validated. */
 export type DeletionRequestInput = z.output<typeof deletionRequestBody>;

@@ -6,6 +6,7 @@ import { type AppDeps, createApp } from '../../api/app.ts';
 import { loadContent } from '../../api/db/content.ts';
 import { type DB, openDatabase } from '../../api/db/database.ts';
 import { migrateToLatest } from '../../api/db/migrate.ts';
+import { importSampleIfEmpty } from '../../api/db/queries/recalls.ts';
 import {
   claimQueuedRelease,
   enqueueRelease,
@@ -78,7 +79,7 @@ export async function newDatabaseLocation(): Promise<string> {
 export interface Templates {
   /** Migrated only. */
   empty: string;
-  /** Migrated, seeded from content/ and released, as of TEST_NOW. */
+  /** Migrated, seeded from content/ (and its sample recall feed) and released, as of TEST_NOW. */
   seeded: string;
 }
 
@@ -102,6 +103,7 @@ export async function makeTemplates(postgresUrl: string | undefined): Promise<St
     await migrateToLatest(db);
     if (seed) {
       await syncContent(db, loadContent(CONTENT_DIR), TEST_NOW);
+      await importSampleIfEmpty(db, CONTENT_DIR, TEST_NOW);
       await releaseNow(db);
     }
     // Closed, so a SQLite file is whole (its log folded in) and nobody is connected to a

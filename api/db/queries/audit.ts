@@ -70,13 +70,13 @@ export function parseDetails(text: string): AuditEntry['details'] {
 
 type Target = AuditEntry['target'];
 
-/** A comment id as written in target_id; anything else matches no comment (ids are 32-bit). */
+/** A comment's (or match's) id as written in target_id; anything else matches none (ids are 32-bit). */
 const commentIdOf = (targetId: string): number | null =>
   /^[1-9]\d{0,9}$/.test(targetId) && Number(targetId) <= 2_147_483_647 ? Number(targetId) : null;
 
 /**
- * The targets of a page of entries in words, with a link where one helps: one query for the
- * parents and one for the comments, whatever the page's length. A parent is named as their profile
+ * The targets of a page of entries in words, with a link where one helps: one query each for the
+ * parents, the comments and the possible recalls, whatever the page's length. A parent is named as their profile
  * says now; without a profile (an erased account, whose uid gave way to a label) they are "an
  * erased parent", so no uid ever shows.
  */
@@ -110,7 +110,25 @@ async function describeTargets(
           .select(['comments.comment_id', 'blog_posts.slug', 'blog_posts.title'])
           .where('comments.comment_id', 'in', commentIds)
           .execute();
+  const matchIds = [
+    ...new Set(
+      rows
+        .filter((r) => r.target_type === 'recall_match')
+        .map((r) => commentIdOf(r.target_id))
+        .filter((id) => id !== null),
+    ),
+  ];
+  const matches =
+    matchIds.length === 0
+      ? []
+      : await db
+          .selectFrom('recall_matches')
+          .leftJoin('items', 'items.item_id', 'recall_matches.item_id')
+          .select(['recall_matches.match_id', 'items.item_name'])
+          .where('recall_matches.match_id', 'in', matchIds)
+          .execute();
   const names = new Map(profiles.map((p) => [p.firebase_uid, p.display_name.trim()]));
+  const matchItems = new Map(matches.map((m) => [Number(m.match_id), m.item_name]));
   const posts = new Map(comments.map((c) => [c.comment_id, c]));
   return rows.map(({ target_type: type, target_id: id }): Target => {
     switch (type) {
@@ -129,6 +147,16 @@ async function describeTargets(
         return { name: `deletion request #${id}`, href: null };
       case 'release':
         return { name: `release #${id}`, href: '/admin' };
+      case 'recall_match': {
+        const matchId = commentIdOf(id);
+        const itemName = matchId === null ? undefined : matchItems.get(matchId);
+        return {
+          name: itemName
+            ? `a possible recall of “${itemName}”`
+            : 'a possible recall of an item no longer listed',
+          href: '/moderation#recalls',
+        };
+      }
       default:
         return { name: `${type} ${id}`, href: null };
     }

@@ -1,12 +1,17 @@
 import type { CategoryCounts, Item } from '../../contract.ts';
 import type { DB } from '../database.ts';
 import type { ItemRow } from '../schema.ts';
+import { confirmedRecallItemIds } from './recall-matches.ts';
 import type { ServedRelease } from './releases.ts';
 
 // Readers get the items of the live release (its copy, made when its publish began): a publish
-// that fails changes nothing they see (docs/product.md, "Publishing").
+// that fails changes nothing they see (docs/product.md, "Publishing"). An item with a confirmed
+// recall is left out at once, before any publish (docs/product.md, "Recall screening").
 const releaseItems = (db: DB, release: ServedRelease) =>
-  db.selectFrom('release_items').where('release_id', '=', release.id);
+  db
+    .selectFrom('release_items')
+    .where('release_id', '=', release.id)
+    .where('item_id', 'not in', confirmedRecallItemIds(db));
 
 export function toItem(row: ItemRow): Item {
   return {
