@@ -1,6 +1,6 @@
 // The moderation console (/moderation): open reports grouped by comment (child safety first, then
-// oldest, with due times), comments awaiting review, escalations that have not arrived, suspended
-// parents and the audit log. Moderators and admins only; everyone else sees why.
+// oldest, with due times), comments awaiting review, possible recalls, escalations that have not
+// arrived, suspended parents and the audit log. Moderators and admins only; everyone else sees why.
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
 import { canModerate, type ModeratedComment, type ReportGroup } from '../../api/contract.ts';
@@ -11,6 +11,7 @@ import {
   liftSuspension,
   loadMoreAudit,
   pendingComments,
+  recallMatches,
   refreshAll,
   reportQueue,
   resolveReport,
@@ -22,6 +23,7 @@ import { useShowMore } from '../components/ShowMore.tsx';
 import { ActionDialog, type ActionDialogProps } from './dialogs/ActionDialog.tsx';
 import { announce, focusAfter } from './moderation/announce.ts';
 import { PendingSection, ReportsSection } from './moderation/queues.tsx';
+import { openMatches, recallCardId, recallDecision, RecallsSection } from './moderation/recalls.tsx';
 import { SuspendDialog } from './moderation/SuspendDialog.tsx';
 import { AuditSection, EscalationsSection, SuspensionsSection } from './moderation/sections.tsx';
 import { ModeratorsOnly, RESOLVE_TEXT } from './moderation/texts.tsx';
@@ -59,6 +61,7 @@ function Console({ moderatorUid }: { moderatorUid: string }) {
   const pending = useStore(pendingComments.store(key));
   const suspended = useStore(suspensions.store(key));
   const waiting = useStore(escalations.store(key));
+  const recalls = useStore(recallMatches.store(key));
   const audit = useStore(auditLog.store(key));
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const moreAudit = useShowMore(() => loadMoreAudit(key));
@@ -129,6 +132,7 @@ function Console({ moderatorUid }: { moderatorUid: string }) {
   const sections = [
     { id: 'reports', title: 'Open reports', count: reports.data?.length },
     { id: 'pending', title: 'Awaiting review', count: pending.data?.length },
+    { id: 'recalls', title: 'Possible recalls', count: recalls.data && openMatches(recalls.data).length },
     { id: 'escalations', title: 'Escalations', count: waiting.data?.waiting.length },
     { id: 'suspensions', title: 'Suspended parents', count: suspended.data?.length },
     { id: 'audit', title: 'Audit log' },
@@ -162,6 +166,15 @@ function Console({ moderatorUid }: { moderatorUid: string }) {
       </div>
       <ReportsSection reports={reports} actions={{ onResolve: resolve, onSuspend: suspend }} />
       <PendingSection pending={pending} onReview={review} onSuspend={suspend} />
+      <RecallsSection
+        matches={recalls}
+        onResolve={(match, action) =>
+          confirm(
+            recallDecision(moderatorUid, match, action),
+            focusAfter(openMatches(recalls.data).map(recallCardId), recallCardId(match), 'recalls'),
+          )
+        }
+      />
       <EscalationsSection waiting={waiting} />
       <SuspensionsSection
         suspended={suspended}

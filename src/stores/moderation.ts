@@ -1,7 +1,13 @@
 // The moderation console's data: the report queue, comments awaiting review, suspensions,
-// escalations and the audit log, each keyed by the signed-in moderator's uid, and the decisions
+// escalations, possible recalls and the audit log, each keyed by the signed-in moderator's uid, and the decisions
 // that change them. Every call carries the moderator's token; the API checks the role.
-import type { AuditEntry, ModeratedComment, ResolveAction, Suspension } from '../../api/contract.ts';
+import type {
+  AuditEntry,
+  ModeratedComment,
+  RecallMatch,
+  ResolveAction,
+  Suspension,
+} from '../../api/contract.ts';
 import { api, read, withToken } from '../lib/api.ts';
 import { nextCursor } from '../lib/thread.ts';
 import { getIdToken } from './auth.ts';
@@ -25,6 +31,11 @@ export const escalations = keyedQuery('moderation-escalations', async () =>
   read(api.moderation.escalations.$get(undefined, await auth())),
 );
 
+/** Items that may be recalled products, open ones first (docs/product.md, "Recall screening"). */
+export const recallMatches = keyedQuery('moderation-recalls', async () =>
+  read(api.moderation['recall-matches'].$get(undefined, await auth())),
+);
+
 export interface AuditPage {
   entries: AuditEntry[];
   /** The cursor of the next (older) page, or null. */
@@ -44,7 +55,8 @@ export const auditLog = keyedQuery<AuditPage>('moderation-audit', () => loadAudi
 
 /** Loads every list afresh. */
 export function refreshAll(uid: string): void {
-  for (const query of [reportQueue, pendingComments, suspensions, escalations, auditLog]) query.refresh(uid);
+  for (const query of [reportQueue, pendingComments, suspensions, escalations, recallMatches, auditLog])
+    query.refresh(uid);
 }
 
 /** Adds the next page of the audit log under what is shown. */
@@ -162,5 +174,36 @@ export async function liftSuspension(uid: string, target: string, reason: string
     [suspensions, ...cards],
     read(api.moderation.users[':uid'].lift.$post({ param: { uid: target }, json: { reason } }, await auth())),
     () => markAuthor(uid, target, null),
+  );
+}
+
+export type RecallAction = NonNullable<RecallMatch['decision']>['action'];
+
+/**
+ * Confirms a possible recall (the item comes off every list and the site republishes) or dismisses
+ * it (the same item and recall are not raised again). The match changes in place: it leaves the
+ * open cards for the list of decided ones.
+ */
+export async function resolveRecallMatch(
+  uid: string,
+  matchId: number,
+  action: RecallAction,
+  reason: string | null,
+) {
+  return decide(
+    uid,
+    [recallMatches],
+    read(
+      api.moderation['recall-matches'][':matchId'].resolve.$post(
+        {
+          param: { matchId: String(matchId) },
+          // A dismissal always has its reason (the dialog asks for one); a confirmation may not.
+          json: action === 'dismiss' ? { action, reason: reason ?? '' } : { action, reason },
+        },
+        await auth(),
+      ),
+    ),
+    ({ match }) =>
+      recallMatches.update(uid, (matches) => matches.map((m) => (m.matchId === match.matchId ? match : m))),
   );
 }

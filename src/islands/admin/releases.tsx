@@ -21,6 +21,8 @@ function origin(trigger: string): string {
   if (trigger === 'start') return 'made when the site started';
   if (trigger === 'command line') return 'published on the server';
   if (trigger.startsWith('schedule')) return 'for a post’s scheduled time';
+  if (trigger.startsWith('recall confirmed')) return 'after a recall was confirmed';
+  if (trigger.startsWith('recall')) return 'with new recall data';
   return 'made automatically';
 }
 
