@@ -3,7 +3,7 @@
 import { loadContent } from '../api/db/content.ts';
 import { databaseLocation, describeDatabase, openDatabase } from '../api/db/database.ts';
 import { migrateToLatest } from '../api/db/migrate.ts';
-import { importSampleIfEmpty } from '../api/db/queries/recalls.ts';
+import { importSampleIfEmpty } from '../api/db/queries/recall-imports.ts';
 import { syncContent } from '../api/db/sync.ts';
 import { loadEnv } from './lib/env.ts';
 

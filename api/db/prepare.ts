@@ -3,7 +3,7 @@ import { loadContent } from './content.ts';
 import { type DB, openDatabase } from './database.ts';
 import { isPostgresUrl } from './dialect.ts';
 import { migrateToLatest } from './migrate.ts';
-import { importSampleIfEmpty } from './queries/recalls.ts';
+import { importSampleIfEmpty } from './queries/recall-imports.ts';
 import { syncContent } from './sync.ts';
 
 export interface Prepared {

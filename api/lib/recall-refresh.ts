@@ -10,7 +10,7 @@ import {
   type RecallImportResult,
   readRecallRows,
   storeRecallRows,
-} from '../db/queries/recalls.ts';
+} from '../db/queries/recall-imports.ts';
 import type { PublishService } from '../types.ts';
 
 // The daily refresh from RECALLS_URL (docs/product.md, "Recall screening"): every instance ticks;

@@ -14,7 +14,6 @@ import { listWaiting } from '../db/queries/deliveries.ts';
 import { listPending, resolveReport, reviewComment, undoDecision } from '../db/queries/moderation.ts';
 import { findProfile } from '../db/queries/profiles.ts';
 import { listRecallMatches, resolveRecallMatch } from '../db/queries/recall-matches.ts';
-import { recallsByIds } from '../db/queries/recalls.ts';
 import { ESCALATION } from '../db/queries/deliveries.ts';
 import { listReportGroups } from '../db/queries/reports.ts';
 import { liftSuspension, listActiveSuspensions, suspendUser } from '../db/queries/suspensions.ts';
@@ -199,7 +198,7 @@ export const moderationRoutes = new Hono<AppEnv>()
   })
   // Possible recalls (docs/product.md, "Recall screening"): open ones first, then the newest decided.
   .get('/recall-matches', requireUser, requireModerator, async (c) =>
-    c.json<RecallMatch[]>(await listRecallMatches(c.get('deps').db, recallsByIds)),
+    c.json<RecallMatch[]>(await listRecallMatches(c.get('deps').db)),
   )
   .post(
     '/recall-matches/:matchId/resolve',
@@ -215,7 +214,6 @@ export const moderationRoutes = new Hono<AppEnv>()
         db,
         { matchId, action, reason, actor: { uid: profile.firebase_uid, name: profile.display_name } },
         now(),
-        recallsByIds,
       );
       if (action === 'dismiss') {
         // Nothing readers see changes.

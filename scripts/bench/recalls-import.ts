@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { openDatabase } from '../../api/db/database.ts';
 import { migrateToLatest } from '../../api/db/migrate.ts';
-import type { RecallImportResult } from '../../api/db/queries/recalls.ts';
+import type { RecallImportResult } from '../../api/db/queries/recall-imports.ts';
 import { importRecallSource } from '../../api/lib/recall-refresh.ts';
 import { tempDir } from '../lib/temp.ts';
 import { machine, mib, SQLITE_ONLY } from './lib.ts';

@@ -41,7 +41,7 @@ const dateFormat = new Intl.DateTimeFormat('en-US', {
 
 /** "November 20, 2026", from the published date falling back to the created date. */
 export function formatPostDate(publishedAt: string | null, createdAt: string): string {
-  return dateFormat.format(new Date(publishedAt ?? createdAt));
+  return formatLongDate(publishedAt ?? createdAt) ?? '';
 }
 
 /** "November 20, 2026" (the day in UTC, as built pages show dates); null for a missing or invalid date. */

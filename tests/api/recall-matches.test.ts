@@ -18,7 +18,7 @@ import {
   type RecallStatus,
 } from '../../api/contract.ts';
 import { checkAllItems } from '../../api/db/queries/recall-matches.ts';
-import { importRecalls } from '../../api/db/queries/recalls.ts';
+import { importRecalls } from '../../api/db/queries/recall-imports.ts';
 import { readCache } from '../../api/middleware/read-cache.ts';
 import type { PublishService } from '../../api/types.ts';
 import { createPublisher, type Publisher } from '../../scripts/lib/publisher.ts';

@@ -9,13 +9,12 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type DB, openDatabase } from '../../api/db/database.ts';
+import { importRecalls, SAMPLE_SOURCE } from '../../api/db/queries/recall-imports.ts';
 import {
   allRecallsForMatching,
-  importRecalls,
   listRecalls,
   recallsByIds,
   recallStatus,
-  SAMPLE_SOURCE,
 } from '../../api/db/queries/recalls.ts';
 import {
   createRecallRefresher,

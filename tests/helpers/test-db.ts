@@ -6,7 +6,7 @@ import { type AppDeps, createApp } from '../../api/app.ts';
 import { loadContent } from '../../api/db/content.ts';
 import { type DB, openDatabase } from '../../api/db/database.ts';
 import { migrateToLatest } from '../../api/db/migrate.ts';
-import { importSampleIfEmpty } from '../../api/db/queries/recalls.ts';
+import { importSampleIfEmpty } from '../../api/db/queries/recall-imports.ts';
 import {
   claimQueuedRelease,
   enqueueRelease,

@@ -1,10 +1,10 @@
-import type { Recall, RecallMatch } from '../../contract.ts';
+import type { RecallMatch } from '../../contract.ts';
 import { RuleError } from '../../lib/errors.ts';
-import type { RecallLists } from '../../recalls/feed.ts';
 import { createMatcher, type MatchableRecall } from '../../recalls/match.ts';
 import type { DB } from '../database.ts';
 import type { RecallMatchesTable } from '../schema.ts';
 import { recordAudit } from './audit.ts';
+import { allRecallsForMatching, recallsByIds } from './recalls.ts';
 
 // Candidate matches of items against recalls, for moderators to decide (docs/product.md, "Recall
 // screening"). A match is never a silent block: it waits, open, until a moderator confirms it (the
@@ -16,26 +16,16 @@ export const DECIDED_MATCHES_SHOWN = 100;
 // Rows per insert: 7 columns × 200 stays far below both databases' parameter limits.
 const CHUNK = 200;
 
-/**
- * The recalls with these ids as the contract shows them: recallsByIds of api/db/queries/recalls.ts,
- * passed in because that module calls checkAllItems (an import would be a cycle).
- */
-export type RecallLookup = (db: DB, ids: readonly number[]) => Promise<Map<number, Recall>>;
-
-/** What matching reads of every recall: the lists the importer normalised (recalls.record). */
+/** What matching reads of every recall: the names in the lists the importer normalised. */
 async function recallsForMatching(db: DB): Promise<MatchableRecall[]> {
-  const rows = await db.selectFrom('recalls').select(['recall_id', 'record']).orderBy('recall_id').execute();
-  return rows.map((row) => {
-    const lists = JSON.parse(row.record) as RecallLists;
-    return {
-      recallId: Number(row.recall_id),
-      products: lists.products.map((p) => ({ name: p.name, model: p.model })),
-      manufacturers: lists.manufacturers.map((c) => c.name),
-      retailers: lists.retailers.map((c) => c.name),
-      importers: lists.importers.map((c) => c.name),
-      distributors: lists.distributors.map((c) => c.name),
-    };
-  });
+  return (await allRecallsForMatching(db)).map(({ recallId, lists }) => ({
+    recallId,
+    products: lists.products.map((p) => ({ name: p.name, model: p.model })),
+    manufacturers: lists.manufacturers.map((c) => c.name),
+    retailers: lists.retailers.map((c) => c.name),
+    importers: lists.importers.map((c) => c.name),
+    distributors: lists.distributors.map((c) => c.name),
+  }));
 }
 
 /** Runs `work` in a transaction, or in the caller's when `db` already is one (an import's). */
@@ -140,7 +130,7 @@ const parseTerms = (text: string): string[] => {
 };
 
 /** The matches with their items and recalls, in the order given. */
-async function toMatches(db: DB, rows: MatchRow[], recallsByIds: RecallLookup): Promise<RecallMatch[]> {
+async function toMatches(db: DB, rows: MatchRow[]): Promise<RecallMatch[]> {
   const recalls = await recallsByIds(
     db,
     rows.map((r) => Number(r.recall_id)),
@@ -202,7 +192,7 @@ const matchesWithItems = (db: DB) =>
  * newest decided ones (at most DECIDED_MATCHES_SHOWN). An open match of an item no longer in the
  * catalogue is left out: the next check withdraws it.
  */
-export async function listRecallMatches(db: DB, recallsByIds: RecallLookup): Promise<RecallMatch[]> {
+export async function listRecallMatches(db: DB): Promise<RecallMatch[]> {
   const open = await matchesWithItems(db)
     .where('m.status', '=', 'open')
     .where('i.item_id', 'is not', null)
@@ -216,17 +206,13 @@ export async function listRecallMatches(db: DB, recallsByIds: RecallLookup): Pro
     .orderBy('m.match_id', 'desc')
     .limit(DECIDED_MATCHES_SHOWN)
     .execute();
-  return toMatches(db, [...open, ...decided], recallsByIds);
+  return toMatches(db, [...open, ...decided]);
 }
 
 /** One match as the contract shows it, or null when there is none with that id. */
-export async function findRecallMatch(
-  db: DB,
-  matchId: number,
-  recallsByIds: RecallLookup,
-): Promise<RecallMatch | null> {
+export async function findRecallMatch(db: DB, matchId: number): Promise<RecallMatch | null> {
   const rows = await matchesWithItems(db).where('m.match_id', '=', matchId).execute();
-  return (await toMatches(db, rows, recallsByIds))[0] ?? null;
+  return (await toMatches(db, rows))[0] ?? null;
 }
 
 export interface RecallDecision {
@@ -242,12 +228,7 @@ export interface RecallDecision {
  * item leaves every list at once (api/db/queries/items.ts leaves it out); the caller starts the
  * publish that takes it off the pages. 404 for an unknown match, 409 for one already decided.
  */
-export async function resolveRecallMatch(
-  db: DB,
-  decision: RecallDecision,
-  now: Date,
-  recallsByIds: RecallLookup,
-): Promise<RecallMatch> {
+export async function resolveRecallMatch(db: DB, decision: RecallDecision, now: Date): Promise<RecallMatch> {
   const { matchId, action, reason, actor } = decision;
   if (action === 'dismiss' && !reason) {
     throw new RuleError('Say why you dismiss this match: a dismissal needs a reason.', 400);
@@ -289,7 +270,7 @@ export async function resolveRecallMatch(
       now,
     );
   });
-  return (await findRecallMatch(db, matchId, recallsByIds))!;
+  return (await findRecallMatch(db, matchId))!;
 }
 
 /** The items with a confirmed recall: such an item is on no list (docs/product.md, "Recall screening"). */
