@@ -4,6 +4,7 @@ import { HTTPException } from 'hono/http-exception';
 import { AccountsUnavailableError, NO_ACCOUNTS } from './auth/accounts.ts';
 import { InvalidTokenError } from './auth/verifier.ts';
 import { DEFAULT_PRIVACY_EMAIL, DEFAULT_SITE_NAME, DEFAULT_SITE_URL, MAX_BODY_BYTES } from './contract.ts';
+import { IMAGE_MAX_BYTES, STUDIO_MAX_BODY_BYTES } from './contract/studio.ts';
 import { RuleError } from './lib/errors.ts';
 import { liveReleaseSource } from './lib/live-release.ts';
 import { createViewBuffer } from './lib/view-buffer.ts';
@@ -21,17 +22,32 @@ import { postRoutes } from './routes/posts.ts';
 import { profileRoutes } from './routes/profile.ts';
 import { recallRoutes } from './routes/recalls.ts';
 import { reportRoutes } from './routes/reports.ts';
+import { imageRoutes, imageUploadRoutes } from './routes/images.ts';
+import { studioRoutes } from './routes/studio.ts';
+import { studioPreviewRoutes } from './routes/studio-preview.ts';
 import type { AppDeps, AppEnv } from './types.ts';
 
 export type { AppDeps } from './types.ts';
 
 /** The one write that takes a form body rather than JSON (api/routes/notifications.ts). */
 const ONE_CLICK_PATH = '/api/notifications/one-click';
+/** The image upload takes a multipart body: the file and its alt text (api/routes/images.ts). */
+const IMAGE_UPLOAD_PATH = '/api/studio/images';
 
-const limitBody = bodyLimit({
-  maxSize: MAX_BODY_BYTES,
-  onError: (c) => c.json({ error: `Request body too large: at most ${MAX_BODY_BYTES} bytes` }, 413),
-});
+const limitTo = (maxSize: number, what: string) =>
+  bodyLimit({
+    maxSize,
+    onError: (c) => c.json({ error: `Request body too large: ${what} at most ${maxSize} bytes` }, 413),
+  });
+const limitBody = limitTo(MAX_BODY_BYTES, 'a request body is');
+// A studio save carries a whole post; an upload, an image of up to IMAGE_MAX_BYTES and its form fields.
+const limitStudioBody = limitTo(STUDIO_MAX_BODY_BYTES, 'a post is');
+const limitUpload = limitTo(IMAGE_MAX_BYTES + 64 * 1024, 'an image is');
+
+function bodyLimitFor(path: string) {
+  if (path === IMAGE_UPLOAD_PATH) return limitUpload;
+  return path.startsWith('/api/studio/') ? limitStudioBody : limitBody;
+}
 
 /**
  * Whether a request comes without a body: GET and HEAD, and an HTTP message that declares none
@@ -107,14 +123,15 @@ export function createApp(input: Partial<AppDeps> & Pick<AppDeps, 'db'>) {
       answerHeaders(c);
       await next();
     })
-    .use((c, next) => (hasNoBody(c) ? next() : limitBody(c, next)))
+    .use((c, next) => (hasNoBody(c) ? next() : bodyLimitFor(c.req.path)(c, next)))
     // Bodies are JSON only: a form post from another site cannot reach a write.
     .use(async (c, next) => {
       const type = c.req.header('Content-Type') ?? '';
       // Mail clients' one-click unsubscribe posts a form (RFC 8058); its token is its authority.
       const form =
-        c.req.path === ONE_CLICK_PATH &&
-        /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(type);
+        (c.req.path === ONE_CLICK_PATH &&
+          /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(type)) ||
+        (c.req.path === IMAGE_UPLOAD_PATH && /^multipart\/form-data\b/i.test(type));
       if (!hasNoBody(c) && !form && !/^application\/json\s*(;|$)/i.test(type)) {
         return c.json({ error: 'Content-Type must be application/json' }, 415);
       }
@@ -130,7 +147,11 @@ export function createApp(input: Partial<AppDeps> & Pick<AppDeps, 'db'>) {
     .route('/notifications', notificationRoutes)
     .route('/admin', adminRoutes)
     .route('/moderation', moderationRoutes)
-    .route('/recalls', recallRoutes);
+    .route('/recalls', recallRoutes)
+    .route('/studio', studioRoutes)
+    .route('/studio/posts', studioPreviewRoutes)
+    .route('/studio/images', imageUploadRoutes)
+    .route('/images', imageRoutes);
 
   app.notFound((c) => c.json({ error: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));
   app.onError((error, c) => {

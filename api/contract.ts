@@ -61,6 +61,8 @@ export interface BlogPost {
   /** Sanitized HTML. */
   content: string;
   featuredImageUrl: string | null;
+  /** The featured image's alt text, as the editor wrote it (null: an image from content/, described by the title). */
+  featuredImageAlt: string | null;
   authorName: string;
   publishedAt: string | null;
   createdAt: string;
@@ -351,8 +353,21 @@ export const AUDIT_ACTIONS = {
   'release.rollback': 'rolled the site back to an earlier release',
   'recall.confirm': 'confirmed an item is recalled',
   'recall.dismiss': 'dismissed a possible recall',
+  'post.submit': 'submitted a post for review',
+  'post.publish': 'published a post',
+  'post.schedule': 'scheduled a post',
+  'post.withdraw': 'withdrew a post',
+  'post.restore': 'restored an earlier revision of a post',
+  'user.role': "changed a person's role",
 } as const;
-export const AUDIT_TARGETS = ['comment', 'user', 'deletion_request', 'release', 'recall_match'] as const;
+export const AUDIT_TARGETS = [
+  'comment',
+  'user',
+  'deletion_request',
+  'release',
+  'recall_match',
+  'post',
+] as const;
 
 /** How the console words an audit action; an action it does not know is shown as it is. */
 export function auditActionLabel(action: string): string {
@@ -388,7 +403,7 @@ export interface EscalationStatus {
 
 // ---- Profiles and roles ----------------------------------------------------------------------
 
-export const ROLES = ['user', 'moderator', 'admin'] as const;
+export const ROLES = ['user', 'author', 'editor', 'moderator', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 
 /** Moderators and admins review reports and comments. */

@@ -79,7 +79,7 @@ export function createSite({
 }: Pick<ServerOptions, 'db' | 'siteDir' | 'deps' | 'csp'>) {
   // One source for files and answers: within an instance both come from the same release.
   const release = deps?.release ?? liveReleaseSource(db);
-  const api = createServedApi({ ...deps, db, release });
+  const api = createServedApi({ ...deps, db, release, siteDir });
   const site = new Hono<SiteEnv>();
 
   site.use(async (c, next) => {

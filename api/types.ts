@@ -83,6 +83,8 @@ export interface AppDeps {
   views: ViewBuffer;
   /** The publishing pipeline, when this process runs one (the server does; the build does not). */
   publisher?: PublishService;
+  /** SITE_DIR, when a server serves the built releases: the studio's preview uses the live build's page template. */
+  siteDir?: string;
   /** Reuses anonymous read answers (api/middleware/read-cache.ts; the server turns it on). */
   readCache?: ReadCache;
   /** The HTTP server serving the app, when one does (api/node/served-api.ts); in-process use has none. */

@@ -11,6 +11,7 @@ import * as postViewDays from './migrations/2026-11-26-001-post-view-days.ts';
 import * as revokedSignIns from './migrations/2026-11-27-001-revoked-sign-ins.ts';
 import * as releaseItems from './migrations/2026-11-28-001-release-items.ts';
 import * as recalls from './migrations/2026-11-29-001-recalls.ts';
+import * as studio from './migrations/2026-11-30-001-studio.ts';
 
 // Migrations are listed here rather than read from disk so the same code runs under tsx,
 // Vitest and Astro's bundled build.
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-27-001-revoked-sign-ins': revokedSignIns,
   '2026-11-28-001-release-items': releaseItems,
   '2026-11-29-001-recalls': recalls,
+  '2026-11-30-001-studio': studio,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

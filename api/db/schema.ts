@@ -42,6 +42,10 @@ export interface Database {
   recall_imports: RecallImportsTable;
   recall_matches: RecallMatchesTable;
   recall_refresh: RecallRefreshTable;
+  post_revisions: PostRevisionsTable;
+  post_redirects: PostRedirectsTable;
+  images: ImagesTable;
+  image_variants: ImageVariantsTable;
 }
 
 /** One recall of the public recall database, as last imported (RecallID is its key). */
@@ -159,6 +163,70 @@ export interface BlogPostsTable {
   comment_count: ColumnType<number, number | undefined, number>;
   /** Hash of the source file, so a sync can tell a changed post from an unchanged one. */
   source_hash: string | null;
+  /**
+   * draft, review, published or withdrawn (is_published is 1 exactly when published); a published
+   * post whose time is still to come is what the studio calls scheduled.
+   */
+  status: ColumnType<StoredPostStatus, StoredPostStatus | undefined, StoredPostStatus>;
+  /** 'file': imported from content/posts, which the sync keeps it equal to; 'studio': the database is its truth. */
+  source: ColumnType<'file' | 'studio', 'file' | 'studio' | undefined, 'file' | 'studio'>;
+  /** Who created it in the studio; null for a post imported from a file. */
+  author_uid: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Its latest revision in post_revisions (0 before its first). */
+  revision: ColumnType<number, number | undefined, number>;
+  /** The revision readers have; null when none has been published. */
+  published_revision: ColumnType<number | null, number | null | undefined, number | null>;
+  featured_image_alt: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export type StoredPostStatus = 'draft' | 'review' | 'published' | 'withdrawn';
+
+/** Every saved version of a post's text and fields (the studio's history). */
+export interface PostRevisionsTable {
+  post_id: number;
+  revision: number;
+  title: string;
+  slug: string;
+  excerpt: string;
+  markdown: string;
+  /** The category slugs as a JSON array. */
+  categories: string;
+  kind: PostKind;
+  is_featured: number;
+  featured_image_url: string | null;
+  featured_image_alt: string | null;
+  saved_at: string;
+  /** null for a revision imported from a file in content/posts. */
+  saved_by_uid: string | null;
+  saved_by_name: string;
+  restored_from: number | null;
+}
+
+/** An address a published post had before its slug changed: it answers 301 to the post's address now. */
+export interface PostRedirectsTable {
+  from_slug: string;
+  post_id: number;
+  created_at: string;
+}
+
+/** An uploaded image: re-encoded without metadata; its widths and formats are image_variants. */
+export interface ImagesTable {
+  image_id: string;
+  width: number;
+  height: number;
+  alt: string;
+  uploaded_type: string;
+  uploaded_bytes: number;
+  created_at: string;
+  created_by_uid: string | null;
+}
+
+export interface ImageVariantsTable {
+  image_id: string;
+  width: number;
+  format: 'avif' | 'webp';
+  content_type: string;
+  data: Buffer;
 }
 
 export interface PostCategoriesTable {
@@ -291,6 +359,7 @@ export interface ReleasePostsTable extends Pick<
   | 'is_featured'
   | 'reading_time_minutes'
   | 'source_hash'
+  | 'featured_image_alt'
 > {
   release_id: number;
   post_id: number;
@@ -398,6 +467,7 @@ export interface ReplySubscriptionsTable {
 export type ItemRow = Selectable<ItemsTable>;
 export type NewItem = Insertable<ItemsTable>;
 export type BlogPostRow = Selectable<BlogPostsTable>;
+export type PostRevisionsRow = Selectable<PostRevisionsTable>;
 export type NewBlogPost = Insertable<BlogPostsTable>;
 export type BlogPostUpdate = Updateable<BlogPostsTable>;
 export type BlogCategoryRow = Selectable<BlogCategoriesTable>;

@@ -23,6 +23,7 @@ function post(n: number, categories: string[], isFeatured = false): PostSummary 
     title: `Post ${n}`,
     excerpt: '',
     featuredImageUrl: null,
+    featuredImageAlt: null,
     authorName: 'A',
     publishedAt: null,
     createdAt: '2026-01-01T00:00:00.000Z',

@@ -211,6 +211,7 @@ const SNAPSHOT_COLUMNS = [
   'published_at',
   'reading_time_minutes',
   'source_hash',
+  'featured_image_alt',
 ] as const;
 
 const ITEM_COLUMNS = [
