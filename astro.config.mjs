@@ -19,10 +19,11 @@ export default defineConfig({
   integrations: [
     react(),
     sitemap({
+      // The studio (its screens and the preview template) is for editors, never for search.
       filter: (page) =>
         !/\/(404|confirmation|admin|admin\/outbox|moderation|account|email\/confirm|email\/unsubscribe)\/?$/.test(
           page,
-        ),
+        ) && !/\/studio(\/|$)/.test(new URL(page).pathname),
       // The same address as each page's canonical link: no trailing slash but on the home page.
       serialize: (item) => {
         const url = new URL(item.url);

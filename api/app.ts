@@ -34,15 +34,16 @@ const ONE_CLICK_PATH = '/api/notifications/one-click';
 /** The image upload takes a multipart body: the file and its alt text (api/routes/images.ts). */
 const IMAGE_UPLOAD_PATH = '/api/studio/images';
 
-const limitTo = (maxSize: number, what: string) =>
+const limitTo = (maxSize: number, what?: string) =>
   bodyLimit({
     maxSize,
-    onError: (c) => c.json({ error: `Request body too large: ${what} at most ${maxSize} bytes` }, 413),
+    onError: (c) =>
+      c.json({ error: `Request body too large: at most ${maxSize} bytes${what ? ` for ${what}` : ''}` }, 413),
   });
-const limitBody = limitTo(MAX_BODY_BYTES, 'a request body is');
+const limitBody = limitTo(MAX_BODY_BYTES);
 // A studio save carries a whole post; an upload, an image of up to IMAGE_MAX_BYTES and its form fields.
-const limitStudioBody = limitTo(STUDIO_MAX_BODY_BYTES, 'a post is');
-const limitUpload = limitTo(IMAGE_MAX_BYTES + 64 * 1024, 'an image is');
+const limitStudioBody = limitTo(STUDIO_MAX_BODY_BYTES, 'a post');
+const limitUpload = limitTo(IMAGE_MAX_BYTES + 64 * 1024, 'an image upload');
 
 function bodyLimitFor(path: string) {
   if (path === IMAGE_UPLOAD_PATH) return limitUpload;

@@ -93,6 +93,7 @@ export interface CommunityEntry {
   excerpt: string;
   author: string;
   featuredImageUrl: string | null;
+  featuredImageAlt: string | null;
   viewCount: number;
   likeCount: number;
   commentCount: number;
@@ -429,6 +430,37 @@ export interface UserProfile {
   created_at: string;
   updated_at: string;
 }
+
+/** How the screens name each role (docs/product.md, "Roles"): never the stored word. */
+export const ROLE_LABELS: Record<Role, string> = {
+  user: 'Parent',
+  author: 'Author',
+  editor: 'Editor',
+  moderator: 'Moderator',
+  admin: 'Admin',
+};
+
+/** A stored role as one of ROLES: anything else is a plain member (see UserProfile.role). */
+export function toRole(role: string | null | undefined): Role {
+  return ROLES.find((known) => known === role) ?? 'user';
+}
+
+/**
+ * A person as admins see them under "People and roles" on /admin (GET /api/admin/people,
+ * GET /api/admin/staff, PUT /api/admin/people/role): someone who has signed in at least once.
+ */
+export interface PersonWithRole {
+  name: string;
+  email: string;
+  role: Role;
+  /** When their role was last set (the profile's last change: only a role changes it). */
+  roleChangedAt: string;
+  /** Whether this is the admin asking: nobody changes their own role. */
+  isYou: boolean;
+}
+
+/** GET /api/admin/staff: everyone whose role is not `user`, admins first, then by name. */
+export type StaffList = PersonWithRole[];
 
 /** A parent's own suspension, as their profile tells them: until when (null: until lifted) and why. */
 export interface OwnSuspension {

@@ -7,6 +7,7 @@ import { Hono } from 'hono';
 import { compress } from 'hono/compress';
 import type { AppDeps } from './app.ts';
 import type { DB } from './db/database.ts';
+import { redirectTarget } from './db/queries/redirects.ts';
 import type { ServedRelease } from './db/queries/releases.ts';
 import { liveReleaseSource } from './lib/live-release.ts';
 import { createViewBuffer } from './lib/view-buffer.ts';
@@ -133,9 +134,18 @@ export function createSite({
     })(c, next),
   );
 
-  // Unknown posts get the blog's 'Post Not Found' page, anything else the site's 404 screen;
-  // both with a real 404 status.
-  site.notFound((c) => {
+  // A published post's old address forwards to its new one, from the release in which the page
+  // under the new slug is live (docs/product.md, "The studio"). Other unknown posts get the
+  // blog's 'Post Not Found' page, anything else the site's 404 screen; both with a real 404 status.
+  site.notFound(async (c) => {
+    const oldSlug = OLD_POST_ADDRESS.exec(c.req.path)?.[1];
+    const live = c.get('release');
+    const target = oldSlug && live ? await redirectTarget(db, live, oldSlug) : null;
+    if (target) {
+      // Revalidated like a page: the address may take another post, or forward elsewhere, later.
+      c.header('Cache-Control', 'public, no-cache');
+      return c.redirect(`/blog/${target}${new URL(c.req.url).search}`, 301);
+    }
     const root = c.get('site')!;
     const candidates = c.req.path.startsWith('/blog/')
       ? [path.join(root, 'blog', '404.html'), path.join(root, 'blog', '404', 'index.html')]
@@ -154,6 +164,9 @@ export function createSite({
     isApiPath(env.incoming.url) ? api.fetch(request, env) : site.fetch(request, env);
   return { fetch };
 }
+
+/** A post page's address (with or without its trailing slash): /blog/<slug>. */
+const OLD_POST_ADDRESS = /^\/blog\/([a-z0-9]+(?:-[a-z0-9]+)*)\/?$/;
 
 /** `/api` and everything under it, as the request line names it. */
 function isApiPath(url: string | undefined): boolean {

@@ -67,6 +67,8 @@ export interface AppDeps {
   commentLimiter: RateLimiter;
   /** Limits other writes per parent or per address. */
   writeLimiter: RateLimiter;
+  /** Limits image uploads per editor (each costs about a second of both cores). */
+  imageLimiter: RateLimiter;
   /** Limits reports per parent. */
   reportLimiter: RateLimiter;
   /** Limits view beacons per address, counted in batches (the server writes them before it stops). */

@@ -15,7 +15,10 @@ try {
   const result = await syncContent(db, loadContent(env.CONTENT_DIR), new Date());
   console.log(
     `Seeded ${describeDatabase(location)}: ${result.inserted.length} posts added, ${result.updated.length} updated, ` +
-      `${result.unpublished.length} unpublished, ${result.unchanged} unchanged.`,
+      `${result.unpublished.length} unpublished, ${result.unchanged} unchanged` +
+      (result.skipped.length > 0
+        ? `, ${result.skipped.length} skipped: edited in the studio (${result.skipped.join(', ')}).`
+        : '.'),
   );
   // The sample recall feed, only into a database that has no recall data (and not with RECALLS_URL,
   // which brings the real data).

@@ -1,8 +1,9 @@
 // npm run dev:auth — the whole product against a local Firebase Auth emulator, so a developer can
-// sign up, sign in and out for real on this machine. Starts the emulator, creates a demo parent
-// and a demo moderator (printed below), then `npm start` configured for it (its own database and
-// site folder), and stops both on Ctrl+C.
+// sign up, sign in and out for real on this machine. Starts the emulator, creates a demo parent,
+// moderator, author and editor (printed below), then `npm start` configured for it (its own
+// database and site folder), and stops both on Ctrl+C.
 import { spawn } from 'node:child_process';
+import { ROLE_LABELS } from '../api/contract.ts';
 import { openDatabase } from '../api/db/database.ts';
 import { migrateToLatest } from '../api/db/migrate.ts';
 import { upsertProfile } from '../api/db/queries/profiles.ts';
@@ -16,7 +17,10 @@ const projectId = 'demo-nestling';
 const databasePath = env.DATABASE_PATH.replace(/\.db$/, '') + '-auth.db';
 const database = env.DATABASE_URL ?? databasePath;
 
-/** Fixed demo accounts: report as the parent, moderate as the moderator (README, "Try moderation"). */
+/**
+ * Fixed demo accounts: report as the parent, moderate as the moderator; write a post in /studio as
+ * the author and submit it, then publish it as the editor.
+ */
 const DEMO_ACCOUNTS = [
   { email: 'parent@nestling.test', password: 'parent-demo-1', displayName: 'Pat Parent', role: 'user' },
   {
@@ -25,6 +29,8 @@ const DEMO_ACCOUNTS = [
     displayName: 'Morgan Moderator',
     role: 'moderator',
   },
+  { email: 'author@nestling.test', password: 'author-demo-1', displayName: 'Avery Author', role: 'author' },
+  { email: 'editor@nestling.test', password: 'editor-demo-1', displayName: 'Eden Editor', role: 'editor' },
 ] as const;
 
 const emulator = spawn(
@@ -57,7 +63,8 @@ await waitForEmulator();
 console.log(`Auth emulator ready at http://${emulatorHost}`);
 
 // The accounts, and their profiles with their roles (a profile is otherwise made at the first
-// sign-in, as a plain parent), so the moderator can open /moderation the first time.
+// sign-in, as a plain parent), so the moderator can open /moderation, and the author and editor
+// /studio, the first time.
 const db = openDatabase(database);
 try {
   await migrateToLatest(db);
@@ -73,12 +80,15 @@ try {
   await db.destroy();
 }
 console.log('\nDemo accounts (sign in with email and password):');
+const width = Math.max(...DEMO_ACCOUNTS.map((a) => ROLE_LABELS[a.role].length));
+const emailWidth = Math.max(...DEMO_ACCOUNTS.map((a) => a.email.length));
 for (const account of DEMO_ACCOUNTS) {
   console.log(
-    `  ${account.role === 'user' ? 'parent   ' : 'moderator'}  ${account.email}  ${account.password}`,
+    `  ${ROLE_LABELS[account.role].toLowerCase().padEnd(width)}  ${account.email.padEnd(emailWidth)}  ${account.password}`,
   );
 }
-console.log('Report a comment as the parent, then review it at /moderation as the moderator.\n');
+console.log('Report a comment as the parent, then review it at /moderation as the moderator.');
+console.log('Write a post at /studio as the author and submit it; preview and publish it as the editor.\n');
 
 const site = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
   stdio: 'inherit',

@@ -178,8 +178,9 @@ export function imageUrl(id: string, width: number, height: number, w: number, f
 
 /** The widths an image of this width is served in. */
 export function imageWidths(width: number): number[] {
-  const widths: number[] = IMAGE_WIDTHS.filter((w) => w < width);
-  return [...widths, Math.min(width, WIDEST)];
+  const widest = Math.min(width, WIDEST);
+  const widths: number[] = IMAGE_WIDTHS.filter((w) => w < widest);
+  return [...widths, widest];
 }
 
 export interface ImageSources {

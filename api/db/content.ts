@@ -21,6 +21,8 @@ export const postFrontmatterSchema = z.object({
   featured: z.boolean().default(false),
   kind: z.enum(['article', 'discussion']).default('article'),
   featuredImage: z.string().startsWith('/').nullable().default(null),
+  /** What the featured image shows, for readers who cannot see it (the studio requires it). */
+  featuredImageAlt: z.string().nullable().default(null),
   views: z.number().int().min(0).default(0),
   draft: z.boolean().default(false),
 });

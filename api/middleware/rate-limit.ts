@@ -122,6 +122,12 @@ export function createBufferedRateLimiter(
 }
 
 /** The product's limits per minute (docs/product.md, "Abuse limits"); the server reads its own. */
+/**
+ * Uploads an editor may make in a minute. Each one takes about a second of both cores, so this is
+ * far below the other writes' limit; a post's photos still go up in one go.
+ */
+export const IMAGE_UPLOADS_PER_MINUTE = 30;
+
 export const DEFAULT_LIMITS = {
   comments: COMMENTS_PER_MINUTE,
   writes: WRITES_PER_MINUTE,
@@ -132,10 +138,11 @@ export const DEFAULT_LIMITS = {
 export function createRateLimiters(
   db: DB,
   perMinute: { comments: number; writes: number; reports: number } = DEFAULT_LIMITS,
-): Pick<AppDeps, 'commentLimiter' | 'writeLimiter' | 'reportLimiter' | 'viewLimiter'> {
+): Pick<AppDeps, 'commentLimiter' | 'writeLimiter' | 'reportLimiter' | 'viewLimiter' | 'imageLimiter'> {
   const limiter = (scope: string, limit: number) => createRateLimiter(db, { scope, limit, windowMs: 60_000 });
   return {
     commentLimiter: limiter('comments', perMinute.comments),
+    imageLimiter: limiter('images', IMAGE_UPLOADS_PER_MINUTE),
     writeLimiter: limiter('writes', perMinute.writes),
     reportLimiter: limiter('reports', perMinute.reports),
     // Views count as writes, in batches of their own.

@@ -5,9 +5,11 @@ import {
   type DeletionRequestList,
   isAdmin,
   type Outbox,
+  type PersonWithRole,
   type PublishRun,
   type PublishStatus,
   type RolledBack,
+  type StaffList,
   type UserProfile,
 } from '../contract.ts';
 import { eraseAccount } from '../db/queries/account.ts';
@@ -18,13 +20,19 @@ import {
   listDeletionRequests,
 } from '../db/queries/deletion-requests.ts';
 import { listOutbox } from '../db/queries/mail.ts';
-import { findUidByEmail } from '../db/queries/profiles.ts';
+import {
+  changeRoleByEmail,
+  findProfilesByEmail,
+  findUidByEmail,
+  listStaff,
+  toPerson,
+} from '../db/queries/profiles.ts';
 import { publishStatus } from '../db/queries/releases.ts';
 import { requireUser } from '../middleware/auth.ts';
 import { limitPerUser, tooQuickly } from '../middleware/rate-limit.ts';
 import { validate } from '../middleware/validate.ts';
 import type { AppDeps, AppEnv, UserEnv } from '../types.ts';
-import { deletionRequestIdParam, outboxQuery, rollbackBody } from './schemas.ts';
+import { deletionRequestIdParam, outboxQuery, personQuery, roleChangeBody, rollbackBody } from './schemas.ts';
 
 /** After requireUser: admins only; anyone else gets a 403 that says what for. */
 const requireAdmin = (what: string) =>
@@ -42,6 +50,9 @@ const publishing = requireAdmin('publish');
 const deletions = [requireUser, requireAdmin('handle deletion requests')] as const;
 const deletionWrite = [...deletions, limitPerUser('deletion-admin', tooQuickly('actions'))] as const;
 
+const people = [requireUser, requireAdmin('change roles')] as const;
+const NO_ONE = { error: 'No one has signed in with that email yet.' } as const;
+
 const UNAVAILABLE = { error: 'Publishing is not available in this process' } as const;
 
 /** The open request (or a 404/409), the account that owns its address if any, and the admin. */
@@ -56,8 +67,8 @@ async function openRequest(deps: AppDeps, profile: UserProfile, requestId: numbe
 /**
  * Admins' work (mounted under /api/admin): publishing (docs/product.md, "Publishing": POST queues a
  * run or joins the queued one, GET reports the runs and releases of every instance, rollback goes
- * back to the previous release), deletion requests from the form (docs/product.md, "Deleting your account")
- * and the mail log.
+ * back to the previous release), deletion requests from the form (docs/product.md, "Deleting your account"),
+ * the mail log, and people's roles (docs/product.md, "Roles").
  */
 export const adminRoutes = new Hono<AppEnv>()
   .get('/publish', requireUser, publishing, async (c) =>
@@ -132,5 +143,40 @@ export const adminRoutes = new Hono<AppEnv>()
       if (page.next !== null)
         c.header('Link', `</api/admin/outbox?limit=${limit}&before=${page.next}>; rel="next"`);
       return c.json<Outbox>({ transport: mail.transport, emails: page.emails });
+    },
+  )
+  .get('/people', ...people, validate('query', personQuery), async (c) => {
+    const { db } = c.get('deps');
+    const [found] = await findProfilesByEmail(db, c.req.valid('query').email);
+    if (!found) return c.json(NO_ONE, 404);
+    return c.json<PersonWithRole>(toPerson(found, c.get('user').uid));
+  })
+  .get('/staff', ...people, async (c) =>
+    c.json<StaffList>(await listStaff(c.get('deps').db, c.get('user').uid)),
+  )
+  .put(
+    '/people/role',
+    ...people,
+    limitPerUser('roles', tooQuickly('role changes')),
+    validate('json', roleChangeBody),
+    async (c) => {
+      const { db, now } = c.get('deps');
+      const { email, role } = c.req.valid('json');
+      const me = c.get('profile');
+      const found = await findProfilesByEmail(db, email);
+      if (found.length === 0) return c.json(NO_ONE, 404);
+      // So the last admin can never lock everyone out (docs/product.md, "Roles").
+      if (found.some((p) => p.firebase_uid === me.firebase_uid)) {
+        return c.json({ error: 'You cannot change your own role: ask another admin.' }, 400);
+      }
+      const [changed] = await changeRoleByEmail(
+        db,
+        { email, role, actor: { uid: me.firebase_uid, name: me.display_name } },
+        now(),
+      );
+      if (!changed) return c.json(NO_ONE, 404);
+      // Roles show in no cached answer (api/middleware/read-cache.ts).
+      c.set('changed', []);
+      return c.json<PersonWithRole>(toPerson(changed, me.firebase_uid));
     },
   );

@@ -12,6 +12,7 @@ import {
   RECALLS_LIMIT_MAX,
   REPORT_CATEGORIES,
   REPORT_NOTE_MAX,
+  ROLES,
   SUSPENSION_DAYS_MAX,
   THREAD_PAGE_DEFAULT,
   THREAD_PAGE_MAX,
@@ -233,3 +234,132 @@ export const recallResolveBody = z
 
 /** What a deletion request holds once validated. */
 export type DeletionRequestInput = z.output<typeof deletionRequestBody>;
+
+// ---- The studio's posts (docs/product.md, "The studio") ---------------------------------------
+
+// Its imports are here so the block stays whole.
+import {
+  IMAGE_ALT_MAX,
+  POST_EXCERPT_MAX,
+  POST_MARKDOWN_MAX,
+  POST_STATUSES,
+  POST_TITLE_MAX,
+  SLUG_MAX,
+  SLUG_PATTERN,
+} from '../contract/studio.ts';
+
+const slugRule = `must be lowercase letters and digits joined by single hyphens, at most ${SLUG_MAX} characters`;
+const postSlug = z.string({ error: slugRule }).trim().max(SLUG_MAX, slugRule).regex(SLUG_PATTERN, slugRule);
+
+/** A featured image: an address on this site (an upload, a file in public/) or an https address. */
+const imageAddress = z
+  .string({ error: 'must be an address starting with / or https://, or null' })
+  .trim()
+  .max(2000, 'must be at most 2000 characters')
+  .regex(/^(?:\/(?!\/)|https:\/\/)\S+$/, 'must be an address starting with / or https://, or null');
+
+const studioPostShape = {
+  title: z
+    .string({ error: 'must be a string' })
+    .trim()
+    .min(1, 'must not be blank')
+    .max(POST_TITLE_MAX, `must be at most ${POST_TITLE_MAX} characters`),
+  excerpt: z
+    .string({ error: 'must be a string' })
+    .trim()
+    .max(POST_EXCERPT_MAX, `must be at most ${POST_EXCERPT_MAX} characters`),
+  markdown: z
+    .string({ error: 'must be a string' })
+    .max(POST_MARKDOWN_MAX, `must be at most ${POST_MARKDOWN_MAX} characters`),
+  categories: z
+    .array(z.string({ error: 'must be category slugs' }).regex(SLUG_PATTERN, 'must be category slugs'), {
+      error: 'must be a list of category slugs',
+    })
+    .max(20, 'must be at most 20 categories')
+    .transform((slugs) => [...new Set(slugs)]),
+  kind: z.enum(['article', 'discussion'], { error: 'must be article or discussion' }),
+  featured: z.boolean({ error: 'must be true or false' }),
+  featuredImageUrl: imageAddress.nullable().default(null),
+  featuredImageAlt: z
+    .string({ error: 'must be a string or null' })
+    .trim()
+    .max(IMAGE_ALT_MAX, `must be at most ${IMAGE_ALT_MAX} characters`)
+    .nullable()
+    .default(null)
+    .transform((s) => s || null),
+};
+
+/** A featured image needs its alt text; without an image, no alt text is kept. */
+function imageNeedsAlt<T extends { featuredImageUrl: string | null; featuredImageAlt: string | null }>(
+  post: T,
+  ctx: z.RefinementCtx,
+): void {
+  if (post.featuredImageUrl !== null && post.featuredImageAlt === null) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['featuredImageAlt'],
+      message: 'must not be blank when there is a featured image: describe it for readers who cannot see it',
+    });
+  }
+}
+const withoutStrayAlt = <T extends { featuredImageUrl: string | null; featuredImageAlt: string | null }>(
+  post: T,
+): T => (post.featuredImageUrl === null ? { ...post, featuredImageAlt: null } : post);
+
+/** POST /api/studio/posts: a new post; the slug is made from the title when left out. */
+export const newStudioPostBody = z
+  .object({ ...studioPostShape, slug: postSlug.nullable().default(null) })
+  .superRefine(imageNeedsAlt)
+  .transform(withoutStrayAlt);
+
+/** PUT /api/studio/posts/:postId: the whole post and the revision the editor started from. */
+export const saveStudioPostBody = z
+  .object({
+    ...studioPostShape,
+    slug: postSlug,
+    baseRevision: z
+      .number({ error: 'must be the revision you started from' })
+      .int('must be the revision you started from')
+      .min(0, 'must be the revision you started from'),
+  })
+  .superRefine(imageNeedsAlt)
+  .transform(withoutStrayAlt);
+
+/** POST /api/studio/posts/:postId/publish: now, or at a time with its offset (stored in UTC). */
+export const publishStudioPostBody = z.object({
+  at: z.iso
+    .datetime({
+      offset: true,
+      error: 'must be an ISO 8601 time with its offset, e.g. 2026-12-01T09:00:00+01:00',
+    })
+    .nullable()
+    .default(null),
+});
+
+export const studioPostsQuery = z.object({
+  status: z.enum(POST_STATUSES, { error: `must be one of ${POST_STATUSES.join(', ')}` }).optional(),
+});
+
+export const studioRevisionParam = z.object({
+  postId: id,
+  revision: z
+    .string()
+    .regex(/^[1-9]\d{0,8}$/, 'must be a revision number')
+    .transform(Number),
+});
+
+export const releaseIdParam = z.object({ releaseId: id });
+
+/** POST /api/studio/render: the editor's live preview. */
+export const renderBody = z.object({ markdown: studioPostShape.markdown });
+
+// ---- People and roles (docs/product.md, "Roles") -------------------------------------------------
+
+/** GET /api/admin/people?email=: the person who signed in with that address. */
+export const personQuery = z.object({ email: emailAddress });
+
+/** PUT /api/admin/people/role: give the person with that address a role. */
+export const roleChangeBody = z.object({
+  email: emailAddress,
+  role: z.enum(ROLES, { error: `must be one of ${ROLES.join(', ')}` }),
+});

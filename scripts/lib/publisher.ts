@@ -89,9 +89,14 @@ export function createPublisher(options: PublisherOptions): Publisher {
     log(`Publish #${id} (${row.trigger}): syncing content …`);
     try {
       const synced = await syncContent(db, loadContent(options.contentDir), now());
+      // A file whose post is edited in the studio is left alone (docs/decisions/018); say which.
+      const skipped =
+        synced.skipped.length > 0
+          ? `, ${synced.skipped.length} skipped: edited in the studio (${synced.skipped.join(', ')})`
+          : '';
       log(
         `Publish #${id}: ${synced.inserted.length} new, ${synced.updated.length} changed, ` +
-          `${synced.unpublished.length} withdrawn. Building the site …`,
+          `${synced.unpublished.length} withdrawn${skipped}. Building the site …`,
       );
       const release = await snapshotRelease(db, id, now());
       folder = release.folder;

@@ -2,6 +2,7 @@
 import type { BlogCategory } from '../../api/contract.ts';
 import { categoryColor, postCategories, type PostSummary } from '../lib/blog.ts';
 import { formatPostDate } from '../lib/format.ts';
+import ResponsiveImage, { IMAGE_SIZES } from './ResponsiveImage.tsx';
 
 interface Props {
   post: PostSummary;
@@ -27,13 +28,11 @@ export default function PostCard({ post, categories, featured = false }: Props) 
       className={`border-sand focus-within:ring-accent relative flex h-full overflow-hidden rounded-2xl border bg-white shadow-sm focus-within:ring-2 hover:shadow-md ${featured ? 'flex-col md:flex-row' : 'flex-col'}`}
     >
       {post.featuredImageUrl && (
-        <img
-          src={post.featuredImageUrl}
-          alt=""
-          width={800}
-          height={450}
+        <ResponsiveImage
+          url={post.featuredImageUrl}
+          alt={post.featuredImageAlt}
+          sizes={featured ? IMAGE_SIZES.featuredCard : IMAGE_SIZES.card}
           loading={featured ? 'eager' : 'lazy'}
-          decoding="async"
           className={
             featured ? 'aspect-video w-full object-cover md:w-1/2' : 'aspect-video w-full object-cover'
           }

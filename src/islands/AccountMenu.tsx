@@ -1,9 +1,11 @@
 // The signed-in visitor's account menu: name, email, role and user-type badges (docs/product.md), their
-// account page, the admin page for admins, the moderation console for moderators and admins, and
-// Sign Out (Exit Demo Mode in demo mode). Loaded by AuthControls only once someone is signed in.
+// account page, the admin page for admins, the studio for authors, editors and admins, the
+// moderation console for moderators and admins, and Sign Out (Exit Demo Mode in demo mode). Loaded
+// by AuthControls only once someone is signed in.
 import { useStore } from '@nanostores/react';
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { canModerate, isAdmin } from '../../api/contract.ts';
+import { canWritePosts } from '../../api/contract/studio.ts';
 import { $auth, accountEmail, accountName } from '../stores/auth.ts';
 import { Avatar } from './comments/Avatar.tsx';
 import { RoleBadge, UserTypeBadge } from './comments/badges.tsx';
@@ -52,6 +54,11 @@ export default function AccountMenu({ onLeave }: Props) {
           {isAdmin(auth.profile?.role) && !auth.demoMode && (
             <DropdownMenu.Item asChild className={item}>
               <a href="/admin">Admin</a>
+            </DropdownMenu.Item>
+          )}
+          {canWritePosts(auth.profile?.role) && !auth.demoMode && (
+            <DropdownMenu.Item asChild className={item}>
+              <a href="/studio">Studio</a>
             </DropdownMenu.Item>
           )}
           {canModerate(auth.profile?.role) && !auth.demoMode && (

@@ -1,8 +1,8 @@
-// Admins' screens (docs/product.md, "Publishing", "Deleting your account", "Email"): the publishing
-// status with Publish and Roll back, deletion requests from the form with the two ways to close
-// one, and the mail log, keyed by the admin's uid. Every call
-// carries the admin's token; the API checks the role.
-import type { OutboxEmail } from '../../api/contract.ts';
+// Admins' screens (docs/product.md, "Publishing", "Deleting your account", "Email", "Roles"): the
+// publishing status with Publish and Roll back, deletion requests from the form with the two ways
+// to close one, the mail log, and people's roles, keyed by the admin's uid. Every call carries the
+// admin's token; the API checks the role.
+import type { OutboxEmail, Role } from '../../api/contract.ts';
 import { api, read, withToken } from '../lib/api.ts';
 import { nextCursor } from '../lib/thread.ts';
 import { getIdToken } from './auth.ts';
@@ -80,4 +80,27 @@ export async function rollBack(uid: string, reason: string | null) {
   const done = await read(api.admin.publish.rollback.$post({ json: { reason } }, await auth()));
   publishing.refresh(uid);
   return done;
+}
+
+// ---- People and roles (docs/product.md, "Roles") ----------------------------------------------
+
+/** Everyone with a role other than parent, keyed by the admin's uid. */
+export const staff = keyedQuery('admin-staff', async () =>
+  read(api.admin.staff.$get(undefined, await auth())),
+);
+
+/** The person who signed in with this address; an ApiError (404) when nobody has. */
+export async function findPerson(email: string) {
+  return read(api.admin.people.$get({ query: { email } }, await auth()));
+}
+
+/** Gives a person a role; the staff list shows the change at once, then is loaded afresh. */
+export async function changeRole(uid: string, email: string, role: Role) {
+  const person = await read(api.admin.people.role.$put({ json: { email, role } }, await auth()));
+  staff.update(uid, (list) => {
+    const others = list.filter((p) => p.email !== person.email);
+    return person.role === 'user' ? others : [...others, person];
+  });
+  staff.refresh(uid);
+  return person;
 }

@@ -36,6 +36,7 @@ const POST_KEYS = [
   'content',
   'createdAt',
   'excerpt',
+  'featuredImageAlt',
   'featuredImageUrl',
   'isFeatured',
   'likeCount',

@@ -14,6 +14,7 @@ const ENTRY_KEYS = [
   'author',
   'commentCount',
   'excerpt',
+  'featuredImageAlt',
   'featuredImageUrl',
   'id',
   'likeCount',

@@ -5,6 +5,7 @@ import type { createApp } from '../../api/app.ts';
 import { createFirebaseAccounts } from '../../api/auth/accounts.ts';
 import { createFirebaseVerifier } from '../../api/auth/verifier.ts';
 import type { DB } from '../../api/db/database.ts';
+import type { Role } from '../../api/contract.ts';
 import { setRoleByEmail } from '../../api/db/queries/profiles.ts';
 import { createRateLimiter } from '../../api/middleware/rate-limit.ts';
 import type { AppDeps } from '../../api/types.ts';
@@ -53,7 +54,7 @@ export async function newParent(
   app: App,
   db: DB,
   name: string,
-  role: 'user' | 'moderator' | 'admin' = 'user',
+  role: Role = 'user',
 ): Promise<Parent> {
   const user = await createEmulatorUser(inject('authEmulatorHost'), { displayName: name });
   const res = await app.request('/api/profile', { headers: { Authorization: `Bearer ${user.idToken}` } });

@@ -4,12 +4,13 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { expect, inject } from 'vitest';
+import type { Role } from '../../api/contract.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 export function setRole(
   email: string,
-  role: 'admin' | 'moderator' | 'user',
+  role: Role,
   databaseEnv: Record<string, string> = inject('authDatabaseEnv'),
 ): void {
   const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/user-role.ts', email, role], {

@@ -70,13 +70,13 @@ export function parseDetails(text: string): AuditEntry['details'] {
 
 type Target = AuditEntry['target'];
 
-/** A comment's (or match's) id as written in target_id; anything else matches none (ids are 32-bit). */
+/** A comment's (or match's, or post's) id as written in target_id; anything else matches none (ids are 32-bit). */
 const commentIdOf = (targetId: string): number | null =>
   /^[1-9]\d{0,9}$/.test(targetId) && Number(targetId) <= 2_147_483_647 ? Number(targetId) : null;
 
 /**
  * The targets of a page of entries in words, with a link where one helps: one query each for the
- * parents, the comments and the possible recalls, whatever the page's length. A parent is named as their profile
+ * parents, the comments, the possible recalls and the posts, whatever the page's length. A parent is named as their profile
  * says now; without a profile (an erased account, whose uid gave way to a label) they are "an
  * erased parent", so no uid ever shows.
  */
@@ -127,6 +127,24 @@ async function describeTargets(
           .select(['recall_matches.match_id', 'items.item_name'])
           .where('recall_matches.match_id', 'in', matchIds)
           .execute();
+  const postIds = [
+    ...new Set(
+      rows
+        .filter((r) => r.target_type === 'post')
+        .map((r) => commentIdOf(r.target_id))
+        .filter((id) => id !== null),
+    ),
+  ];
+  const postTitles = new Map(
+    (postIds.length === 0
+      ? []
+      : await db
+          .selectFrom('blog_posts')
+          .select(['post_id', 'title'])
+          .where('post_id', 'in', postIds)
+          .execute()
+    ).map((p) => [p.post_id, p.title]),
+  );
   const names = new Map(profiles.map((p) => [p.firebase_uid, p.display_name.trim()]));
   const matchItems = new Map(matches.map((m) => [Number(m.match_id), m.item_name]));
   const posts = new Map(comments.map((c) => [c.comment_id, c]));
@@ -156,6 +174,14 @@ async function describeTargets(
             : 'a possible recall of an item no longer listed',
           href: '/moderation#recalls',
         };
+      }
+      case 'post': {
+        // A post is named by its title in the database now; the studio opens it.
+        const postId = commentIdOf(id);
+        const title = postId === null ? undefined : postTitles.get(postId);
+        return title === undefined
+          ? { name: 'a post that no longer exists', href: null }
+          : { name: `the post “${title}”`, href: `/studio/edit/?post=${postId}` };
       }
       default:
         return { name: `${type} ${id}`, href: null };

@@ -98,3 +98,33 @@ export async function listRevisions(db: DB, postId: number): Promise<StudioRevis
     .execute();
   return rows.map(toRevision);
 }
+
+/** The post's latest revision (blog_posts.revision), or null before its first. */
+export async function latestRevision(db: DB, postId: number): Promise<StudioRevision | null> {
+  const row = await db
+    .selectFrom('post_revisions')
+    .innerJoin('blog_posts', (join) =>
+      join
+        .onRef('blog_posts.post_id', '=', 'post_revisions.post_id')
+        .onRef('blog_posts.revision', '=', 'post_revisions.revision'),
+    )
+    .selectAll('post_revisions')
+    .where('post_revisions.post_id', '=', postId)
+    .executeTakeFirst();
+  return row ? toRevision(row) : null;
+}
+
+/** A revision's post fields alone (what a save sends, what a restore copies). */
+export function revisionFields(revision: StudioRevision): StudioPostFields {
+  return {
+    title: revision.title,
+    slug: revision.slug,
+    excerpt: revision.excerpt,
+    markdown: revision.markdown,
+    categories: revision.categories,
+    kind: revision.kind,
+    featured: revision.featured,
+    featuredImageUrl: revision.featuredImageUrl,
+    featuredImageAlt: revision.featuredImageAlt,
+  };
+}

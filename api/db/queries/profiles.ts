@@ -1,7 +1,16 @@
 import type { Identity } from '../../auth/verifier.ts';
-import { basicDisplayName, type UserProfile } from '../../contract.ts';
+import {
+  basicDisplayName,
+  type PersonWithRole,
+  type Role,
+  ROLES,
+  type StaffList,
+  toRole,
+  type UserProfile,
+} from '../../contract.ts';
 import type { DB } from '../database.ts';
 import type { UserProfileRow } from '../schema.ts';
+import { type NewAuditEntry, recordAudit } from './audit.ts';
 import { isRevoked } from './revocations.ts';
 
 function toProfile(row: UserProfileRow): UserProfile {
@@ -42,7 +51,10 @@ export async function getOrCreateProfile(db: DB, identity: Identity, now: Date):
   return findProfile(db, identity.uid);
 }
 
-/** Sets a user's role by email; returns how many profiles changed. */
+/**
+ * Sets a user's role by email without an audit entry; returns how many profiles changed. For
+ * tests' set-up only: people's roles change through changeRoleByEmail, which records it.
+ */
 export async function setRoleByEmail(db: DB, email: string, role: string, now: Date): Promise<number> {
   const result = await db
     .updateTable('users_profile')
@@ -120,4 +132,86 @@ export async function findUidByEmail(db: DB, email: string): Promise<string | nu
     .where('email', '=', email)
     .executeTakeFirst();
   return row?.firebase_uid ?? null;
+}
+
+// ---- People and roles (docs/product.md, "Roles") ------------------------------------------------
+
+/** The profiles that signed in with this address, newest first; the case of the address is ignored. */
+export async function findProfilesByEmail(db: DB, email: string): Promise<UserProfile[]> {
+  const rows = await db
+    .selectFrom('users_profile')
+    .selectAll()
+    .where((eb) => eb(eb.fn<string>('lower', ['email']), '=', email.trim().toLowerCase()))
+    .orderBy('created_at', 'desc')
+    .orderBy('firebase_uid')
+    .execute();
+  return rows.map(toProfile);
+}
+
+/** A profile as admins see it under "People and roles"; `viewerUid` is the admin asking. */
+export function toPerson(profile: UserProfile, viewerUid: string | null): PersonWithRole {
+  return {
+    name: profile.display_name.trim() || 'A parent',
+    email: profile.email,
+    role: toRole(profile.role),
+    roleChangedAt: profile.updated_at,
+    isYou: profile.firebase_uid === viewerUid,
+  };
+}
+
+/**
+ * Gives every profile with this address `role`, each change with its 'user.role' audit entry
+ * (details: from, to) in the same transaction; a profile that already has the role is left as it
+ * is, with no entry. Returns the profiles as they are now, newest first: none when nobody has
+ * signed in with the address.
+ */
+export async function changeRoleByEmail(
+  db: DB,
+  input: { email: string; role: Role; actor: NewAuditEntry['actor'] },
+  now: Date,
+): Promise<UserProfile[]> {
+  return db.transaction().execute(async (trx) => {
+    const profiles = await findProfilesByEmail(trx, input.email);
+    const stamp = now.toISOString();
+    for (const profile of profiles) {
+      if (profile.role === input.role) continue;
+      const from = toRole(profile.role);
+      await trx
+        .updateTable('users_profile')
+        .set({ role: input.role, updated_at: stamp })
+        .where('firebase_uid', '=', profile.firebase_uid)
+        .execute();
+      await recordAudit(
+        trx,
+        {
+          actor: input.actor,
+          action: 'user.role',
+          target: { type: 'user', id: profile.firebase_uid },
+          reason: null,
+          details: { from, to: input.role },
+        },
+        now,
+      );
+      profile.role = input.role;
+      profile.updated_at = stamp;
+    }
+    return profiles;
+  });
+}
+
+/** Everyone with a role other than `user`: admins first, then moderators, editors, authors; by name. */
+export async function listStaff(db: DB, viewerUid: string | null): Promise<StaffList> {
+  const rows = await db
+    .selectFrom('users_profile')
+    .selectAll()
+    .where(
+      'role',
+      'in',
+      ROLES.filter((role) => role !== 'user'),
+    )
+    .execute();
+  const rank = (person: PersonWithRole) => ROLES.indexOf(person.role);
+  return rows
+    .map((row) => toPerson(toProfile(row), viewerUid))
+    .sort((a, b) => rank(b) - rank(a) || a.name.localeCompare(b.name) || a.email.localeCompare(b.email));
 }
