@@ -17,7 +17,6 @@ import {
   type UploadedImage,
   uploadedImageSources,
 } from '../../api/contract/studio.ts';
-import { setRoleByEmail } from '../../api/db/queries/profiles.ts';
 import { renderMarkdown, sanitizeHtml } from '../../api/lib/html.ts';
 import { NOT_AN_IMAGE, TOO_MANY_PIXELS } from '../../api/lib/images.ts';
 import { liveReleaseSource } from '../../api/lib/live-release.ts';
@@ -31,7 +30,7 @@ import {
   newParent,
   type Parent,
 } from '../helpers/parents.ts';
-import { createTestApp, TEST_NOW } from '../helpers/test-db.ts';
+import { createTestApp } from '../helpers/test-db.ts';
 import ResponsiveImage, { IMAGE_SIZES } from '../../src/components/ResponsiveImage.tsx';
 
 type Setup = Awaited<ReturnType<typeof createTestApp>>;
@@ -52,14 +51,12 @@ beforeAll(async () => {
     return { verifyToken: emulatorVerifier(), accounts: emulatorAccounts(), readCache: cache, release };
   }));
   [editor, admin, author, moderator, parent] = await Promise.all([
-    newParent(app, db, 'Eda Editor'),
+    newParent(app, db, 'Eda Editor', 'editor'),
     newParent(app, db, 'Ari Admin', 'admin'),
-    newParent(app, db, 'Abe Author'),
+    newParent(app, db, 'Abe Author', 'author'),
     newParent(app, db, 'Mo Moderator', 'moderator'),
     newParent(app, db, 'Pat Parent'),
   ]);
-  await setRoleByEmail(db, editor.email, 'editor', TEST_NOW);
-  await setRoleByEmail(db, author.email, 'author', TEST_NOW);
 });
 
 // ---- Making images ---------------------------------------------------------------------------
@@ -403,8 +400,7 @@ describe('POST /api/studio/images', () => {
   });
 
   it('limits how many uploads an editor makes in a minute', async () => {
-    const uploader = await newParent(app, db, 'Quick Editor');
-    await setRoleByEmail(db, uploader.email, 'editor', TEST_NOW);
+    const uploader = await newParent(app, db, 'Quick Editor', 'editor');
     const bytes = await photo(32, 24, 11).jpeg().toBuffer();
     for (let i = 0; i < IMAGE_UPLOADS_PER_MINUTE; i++) await expectJson(upload(uploader, { bytes }), 201);
     const limited = await upload(uploader, { bytes });

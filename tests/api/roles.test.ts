@@ -41,6 +41,7 @@ beforeAll(async () => {
   otherAdmin = await newParent(app, db, 'Bea Admin', 'admin');
   moderator = await newParent(app, db, 'Mo Moderator', 'moderator');
   editor = await newParent(app, db, 'Eda Editor');
+  // Given at a known time: the staff list shows when a role changed.
   await setRoleByEmail(db, editor.email, 'editor', TEST_NOW);
   parent = await newParent(app, db, 'Pat Parent');
 });

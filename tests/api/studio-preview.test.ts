@@ -18,7 +18,6 @@ import {
 } from '../../api/contract/preview.ts';
 import type { StudioPostCreated, StudioPostSaved } from '../../api/contract/studio.ts';
 import type { DB } from '../../api/db/database.ts';
-import { setRoleByEmail } from '../../api/db/queries/profiles.ts';
 import { liveRelease } from '../../api/db/queries/releases.ts';
 import { liveReleaseSource } from '../../api/lib/live-release.ts';
 import { createRateLimiter } from '../../api/middleware/rate-limit.ts';
@@ -78,12 +77,6 @@ function deps(over: Partial<AppDeps> = {}): Parameters<typeof createApp>[0] {
   };
 }
 
-async function withRole(name: string, role: string): Promise<Parent> {
-  const person = await newParent(app, db, name);
-  await setRoleByEmail(db, person.email, role, TEST_NOW);
-  return person;
-}
-
 const preview = (id: number, as?: Parent, on: App = app) =>
   call(on, 'GET', `/api/studio/posts/${id}/preview`, { token: as?.token });
 
@@ -102,12 +95,12 @@ beforeAll(async () => {
   fs.writeFileSync(templateFile, TEMPLATE.replace('CATEGORIES', badges));
 
   [author, otherAuthor, editor, admin, parent, moderator] = await Promise.all([
-    withRole('Ada Author', 'author'),
-    withRole('Otto Author', 'author'),
-    withRole('Eda Editor', 'editor'),
-    withRole('Ari Admin', 'admin'),
-    withRole('Pat Parent', 'user'),
-    withRole('Mo Moderator', 'moderator'),
+    newParent(app, db, 'Ada Author', 'author'),
+    newParent(app, db, 'Otto Author', 'author'),
+    newParent(app, db, 'Eda Editor', 'editor'),
+    newParent(app, db, 'Ari Admin', 'admin'),
+    newParent(app, db, 'Pat Parent', 'user'),
+    newParent(app, db, 'Mo Moderator', 'moderator'),
   ]);
   const created = await expectJson<StudioPostCreated>(
     call(app, 'POST', '/api/studio/posts', {

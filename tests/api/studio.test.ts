@@ -22,7 +22,6 @@ import type {
   StudioStatusAnswer,
 } from '../../api/contract/studio.ts';
 import type { DB } from '../../api/db/database.ts';
-import { setRoleByEmail } from '../../api/db/queries/profiles.ts';
 import { redirectTarget } from '../../api/db/queries/redirects.ts';
 import { liveRelease } from '../../api/db/queries/releases.ts';
 import { liveReleaseSource } from '../../api/lib/live-release.ts';
@@ -57,12 +56,6 @@ let moderator: Parent;
 let category: string;
 let filePost: BlogPost;
 
-async function withRole(name: string, role: string): Promise<Parent> {
-  const person = await newParent(app, db, name);
-  await setRoleByEmail(db, person.email, role, TEST_NOW);
-  return person;
-}
-
 beforeAll(async () => {
   ({ db } = await createTestDb());
   publisher = createPublisher({
@@ -87,12 +80,12 @@ beforeAll(async () => {
     publisher,
   });
   [author, otherAuthor, editor, admin, parent, moderator] = await Promise.all([
-    withRole('Ada Author', 'author'),
-    withRole('Otto Author', 'author'),
-    withRole('Eda Editor', 'editor'),
-    withRole('Ari Admin', 'admin'),
-    withRole('Pat Parent', 'user'),
-    withRole('Mo Moderator', 'moderator'),
+    newParent(app, db, 'Ada Author', 'author'),
+    newParent(app, db, 'Otto Author', 'author'),
+    newParent(app, db, 'Eda Editor', 'editor'),
+    newParent(app, db, 'Ari Admin', 'admin'),
+    newParent(app, db, 'Pat Parent', 'user'),
+    newParent(app, db, 'Mo Moderator', 'moderator'),
   ]);
   category = (await expectJson<BlogCategory[]>(app.request('/api/blog/categories'), 200))[0]!.slug;
   filePost = (await expectJson<BlogPost[]>(app.request('/api/blog/posts'), 200))[0]!;

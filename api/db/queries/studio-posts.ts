@@ -266,6 +266,22 @@ async function setCategories(trx: DB, postId: number, ids: number[]): Promise<vo
   }
 }
 
+/** A studio action on a post, in the audit log (who, what, which revision). */
+function auditPost(
+  trx: DB,
+  actor: StudioActor,
+  action: 'post.submit' | 'post.publish' | 'post.schedule' | 'post.withdraw' | 'post.restore',
+  postId: number,
+  details: Record<string, string | number | null>,
+  now: Date,
+): Promise<number> {
+  return recordAudit(
+    trx,
+    { actor, action, target: { type: 'post', id: postId }, reason: null, details },
+    now,
+  );
+}
+
 /** Every image readers get says what it shows: a body image without alt text is not published. */
 function refuseImagesWithoutAlt(markdown: string): void {
   const missing = imagesWithoutAlt(renderMarkdown(markdown));
@@ -416,17 +432,7 @@ export async function submitStudioPost(
       .set({ status: 'review', updated_at: now.toISOString() })
       .where('post_id', '=', postId)
       .execute();
-    await recordAudit(
-      trx,
-      {
-        actor,
-        action: 'post.submit',
-        target: { type: 'post', id: postId },
-        reason: null,
-        details: { revision: row.revision },
-      },
-      now,
-    );
+    await auditPost(trx, actor, 'post.submit', postId, { revision: row.revision }, now);
     return 'review';
   });
 }
@@ -474,15 +480,12 @@ export async function publishStudioPost(
     await setCategories(trx, postId, ids);
     if (wentLive(row) && row.slug !== latest.slug) await addRedirect(trx, row.slug, postId, now);
     await removeRedirect(trx, latest.slug);
-    await recordAudit(
+    await auditPost(
       trx,
-      {
-        actor,
-        action: scheduled ? 'post.schedule' : 'post.publish',
-        target: { type: 'post', id: postId },
-        reason: null,
-        details: { at: publishAt, revision: latest.revision },
-      },
+      actor,
+      scheduled ? 'post.schedule' : 'post.publish',
+      postId,
+      { at: publishAt, revision: latest.revision },
       now,
     );
     return {
@@ -511,17 +514,7 @@ export async function withdrawStudioPost(
       .set({ status: 'withdrawn', is_published: 0, source: 'studio', updated_at: now.toISOString() })
       .where('post_id', '=', postId)
       .execute();
-    await recordAudit(
-      trx,
-      {
-        actor,
-        action: 'post.withdraw',
-        target: { type: 'post', id: postId },
-        reason: null,
-        details: { revision: row.published_revision },
-      },
-      now,
-    );
+    await auditPost(trx, actor, 'post.withdraw', postId, { revision: row.published_revision }, now);
   });
 }
 
@@ -547,17 +540,7 @@ export async function restoreStudioRevision(
       .where('post_id', '=', postId)
       .execute();
     if (!wentLive(row)) await mirrorUnpublished(trx, postId, fields);
-    await recordAudit(
-      trx,
-      {
-        actor: by,
-        action: 'post.restore',
-        target: { type: 'post', id: postId },
-        reason: null,
-        details: { revision: added, restoredFrom: revision },
-      },
-      now,
-    );
+    await auditPost(trx, by, 'post.restore', postId, { revision: added, restoredFrom: revision }, now);
     return { revision: added, slug: fields.slug, updatedAt: stamp };
   });
 }
