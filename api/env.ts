@@ -51,6 +51,8 @@ const envSchema = z.object({
     .transform((v) => v === '1'),
   /** A CDN host's build hook, POSTed after each successful publish sync. */
   PUBLISH_HOOK_URL: z.url().optional(),
+  /** How often each instance looks for a scheduled post whose time has come, in seconds. */
+  PUBLISH_TICK_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   PUBLIC_PRIVACY_EMAIL: z.email().default(DEFAULT_PRIVACY_EMAIL),
   /** Where mail goes (smtp://user:pass@host:port or smtps://…); unset: kept in the outbox at /admin/outbox. */
   SMTP_URL: z

@@ -132,6 +132,12 @@ export interface StudioStatusAnswer {
   status: PostStatus;
 }
 
+export interface StudioWithdrawAnswer {
+  status: 'withdrawn';
+  /** The publish run that takes it down (GET /api/studio/releases/:id follows it). */
+  releaseId: number | null;
+}
+
 /** One saved version of a post (GET /api/studio/posts/:postId/revisions, newest first). */
 export interface StudioRevision extends StudioPostFields {
   revision: number;

@@ -13,6 +13,7 @@ import {
   type StudioPublishAnswer,
   type StudioRevision,
   type StudioStatusAnswer,
+  type StudioWithdrawAnswer,
 } from '../contract/studio.ts';
 import { listRevisions } from '../db/queries/post-revisions.ts';
 import { findRun } from '../db/queries/releases.ts';
@@ -197,9 +198,9 @@ export const studioRoutes = new Hono<UserEnv>()
     const post = await openPost(c, c.req.valid('param').postId);
     const who = actor(c);
     await withdrawStudioPost(deps.db, post.postId, who, deps.now());
-    await requestRelease(deps, `studio (${who.name}): withdraw ${post.slug}`);
+    const releaseId = await requestRelease(deps, `studio (${who.name}): withdraw ${post.slug}`);
     c.set('changed', []);
-    return c.json<StudioStatusAnswer>({ status: 'withdrawn' }, 202);
+    return c.json<StudioWithdrawAnswer>({ status: 'withdrawn', releaseId }, 202);
   })
   .get('/posts/:postId/revisions', ...writer, validate('param', postIdParam), async (c) => {
     const { postId } = await openPost(c, c.req.valid('param').postId);

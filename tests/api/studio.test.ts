@@ -20,6 +20,7 @@ import type {
   StudioPublishAnswer,
   StudioRevision,
   StudioStatusAnswer,
+  StudioWithdrawAnswer,
 } from '../../api/contract/studio.ts';
 import type { DB } from '../../api/db/database.ts';
 import { redirectTarget } from '../../api/db/queries/redirects.ts';
@@ -594,13 +595,13 @@ describe('publishing', () => {
     expect(
       (await call(app, 'POST', `/api/studio/posts/${postId}/withdraw`, { token: author.token })).status,
     ).toBe(403);
-    const withdrawn = await expectJson<StudioStatusAnswer>(
+    const withdrawn = await expectJson<StudioWithdrawAnswer>(
       call(app, 'POST', `/api/studio/posts/${postId}/withdraw`, { token: editor.token }),
       202,
     );
-    expect(withdrawn).toEqual({ status: 'withdrawn' });
+    expect(withdrawn).toEqual({ status: 'withdrawn', releaseId: expect.any(Number) });
     expect(await readerRow(postId)).toMatchObject({ status: 'withdrawn', is_published: 0 });
-    await publisher.idle();
+    expect(await publisher.finished(withdrawn.releaseId!)).toMatchObject({ state: 'succeeded', live: true });
     expect((await reader(slug)).status).toBe(404);
     expect((await auditOf(postId))[0]).toMatchObject({ action: 'post.withdraw', actorName: 'Eda Editor' });
     expect((await list(editor, '?status=withdrawn')).map((r) => r.postId)).toContain(postId);

@@ -50,12 +50,7 @@ export function createCommunityApp(deps: Partial<AppDeps> = {}) {
 }
 
 /** A new parent (or moderator, or admin) who has signed in once. */
-export async function newParent(
-  app: App,
-  db: DB,
-  name: string,
-  role: Role = 'user',
-): Promise<Parent> {
+export async function newParent(app: App, db: DB, name: string, role: Role = 'user'): Promise<Parent> {
   const user = await createEmulatorUser(inject('authEmulatorHost'), { displayName: name });
   const res = await app.request('/api/profile', { headers: { Authorization: `Bearer ${user.idToken}` } });
   if (res.status !== 200) throw new Error(`profile: ${res.status} ${await res.text()}`);
