@@ -14,6 +14,9 @@ export default defineConfig({
   output: 'static',
   // scripts/ build into a fresh directory and swap it in, so readers never see a half-built site.
   outDir: env.NESTLING_OUT_DIR || './dist',
+  // Each build of scripts/lib/build.ts has a cache of its own: two builds at once (two databases on
+  // one checkout, as the tests have) would otherwise write the same content-layer store.
+  cacheDir: env.NESTLING_CACHE_DIR || './node_modules/.astro',
   trailingSlash: 'ignore',
   build: { format: 'directory' },
   integrations: [

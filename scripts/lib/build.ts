@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { CSP_HASHES_FILE } from '../../api/middleware/security-headers.ts';
@@ -27,10 +28,20 @@ export function needsBuild(buildDir: string, contentDir: string): boolean {
 }
 
 /** Runs `astro build` into outDir as a child process, streaming its progress with a prefix. */
-export function runAstroBuild(outDir: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function runAstroBuild(outDir: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  // Astro's cache (its content-layer store) is the build's own, so builds never share one.
+  const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nestling-astro-cache-'));
+  try {
+    await astroBuild(outDir, cacheDir, env);
+  } finally {
+    fs.rmSync(cacheDir, { recursive: true, force: true });
+  }
+}
+
+function astroBuild(outDir: string, cacheDir: string, env: NodeJS.ProcessEnv): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['node_modules/astro/astro.js', 'build'], {
-      env: { ...env, NESTLING_OUT_DIR: outDir, ASTRO_TELEMETRY_DISABLED: '1' },
+      env: { ...env, NESTLING_OUT_DIR: outDir, NESTLING_CACHE_DIR: cacheDir, ASTRO_TELEMETRY_DISABLED: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let tail = '';

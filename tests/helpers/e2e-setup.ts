@@ -139,7 +139,8 @@ export default async function setup(project: TestProject) {
     for (const release of releases.reverse()) await release();
   };
   try {
-    // One site build at a time: two concurrent `astro build`s share the project's .astro/ folder.
+    // One site build at a time: each has its own Astro cache (scripts/lib/build.ts), but two at once
+    // would only share the two cores.
     const demo = await acquire('e2e demo sqlite', startDemoOnSqlite);
     releases.push(demo.release);
     project.provide('baseURL', demo.value.baseURL);
