@@ -331,6 +331,29 @@ async function mirrorUnpublished(trx: DB, postId: number, fields: StudioPostFiel
   );
 }
 
+/**
+ * A save or a restore: the fields become the post's next revision, and the post the studio's. A
+ * post readers never had mirrors them (mirrorUnpublished); one they had changes only at publish.
+ */
+async function keepRevision(
+  trx: DB,
+  row: { status: StoredPostStatus; published_revision: number | null },
+  postId: number,
+  fields: StudioPostFields,
+  by: StudioActor,
+  now: Date,
+  restoredFrom: number | null,
+): Promise<number> {
+  const revision = await addRevision(trx, postId, fields, by, now, restoredFrom);
+  await trx
+    .updateTable('blog_posts')
+    .set({ updated_at: now.toISOString(), source: 'studio' })
+    .where('post_id', '=', postId)
+    .execute();
+  if (!wentLive(row)) await mirrorUnpublished(trx, postId, fields);
+  return revision;
+}
+
 /** A new draft and its first revision. An explicit slug another post uses is a 409. */
 export async function createStudioPost(
   db: DB,
@@ -399,15 +422,8 @@ export async function saveStudioPost(
     }
     await categoryIds(trx, fields.categories, 400);
     await refuseTakenSlug(trx, fields.slug, postId);
-    const revision = await addRevision(trx, postId, fields, by, now);
-    const stamp = now.toISOString();
-    await trx
-      .updateTable('blog_posts')
-      .set({ updated_at: stamp, source: 'studio' })
-      .where('post_id', '=', postId)
-      .execute();
-    if (!wentLive(row)) await mirrorUnpublished(trx, postId, fields);
-    return { saved: { revision, slug: fields.slug, updatedAt: stamp } };
+    const revision = await keepRevision(trx, row, postId, fields, by, now, null);
+    return { saved: { revision, slug: fields.slug, updatedAt: now.toISOString() } };
   });
 }
 
@@ -532,15 +548,8 @@ export async function restoreStudioRevision(
     if (!earlier) throw new RuleError(`“${row.title}” has no revision ${revision}.`, 404);
     await refuseTakenSlug(trx, earlier.slug, postId);
     const fields = revisionFields(earlier);
-    const added = await addRevision(trx, postId, fields, by, now, revision);
-    const stamp = now.toISOString();
-    await trx
-      .updateTable('blog_posts')
-      .set({ updated_at: stamp, source: 'studio' })
-      .where('post_id', '=', postId)
-      .execute();
-    if (!wentLive(row)) await mirrorUnpublished(trx, postId, fields);
+    const added = await keepRevision(trx, row, postId, fields, by, now, revision);
     await auditPost(trx, by, 'post.restore', postId, { revision: added, restoredFrom: revision }, now);
-    return { revision: added, slug: fields.slug, updatedAt: stamp };
+    return { revision: added, slug: fields.slug, updatedAt: now.toISOString() };
   });
 }
