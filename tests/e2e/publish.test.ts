@@ -207,7 +207,20 @@ describe('publishing from /admin', { timeout: 240_000 }, () => {
       .getByRole('table', { name: /Recent releases/ })
       .getByRole('row')
       .filter({ hasText: `#${after} ` });
-    await row.filter({ hasText: 'Published' }).filter({ hasText: 'Live' }).waitFor({ timeout: 180_000 });
+    try {
+      await row.filter({ hasText: 'Published' }).filter({ hasText: 'Live' }).waitFor({ timeout: 180_000 });
+    } catch (error) {
+      // Say what the page and the server's publisher said, rather than only that time ran out.
+      await sampling.stop();
+      const said = await page.getByRole('table', { name: /Recent releases/ }).textContent();
+      const log = server.output().split('\n').slice(-40).join('\n');
+      throw new Error(
+        `Release #${after} did not go live. The page says: ${said}\nThe server's log ends:\n${log}`,
+        {
+          cause: error,
+        },
+      );
+    }
     await page.getByRole('region', { name: 'Live release' }).getByText(`Release #${after}:`).waitFor();
     expect(await page.getByRole('alert').count()).toBe(0);
     await expectNoAxeViolations(page);
