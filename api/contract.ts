@@ -686,6 +686,35 @@ export type PublishState = (typeof PUBLISH_STATES)[number];
 /** Builds kept (docs/product.md, "Publishing"): older ones are retired, never the live or previous one. */
 export const RELEASES_KEPT = 5;
 
+/**
+ * What a running publish is doing (docs/product.md, "Publishing"): syncing content/, rendering
+ * pages, indexing them for search, compressing them, switching the live release.
+ */
+export const PUBLISH_PHASES = ['syncing', 'rendering', 'indexing', 'compressing', 'switching'] as const;
+export type PublishPhase = (typeof PUBLISH_PHASES)[number];
+
+/** How each phase is named on /admin, in the studio and by the command line. */
+export const PUBLISH_PHASE_LABELS: Record<PublishPhase, string> = {
+  syncing: 'Reading the posts',
+  rendering: 'Rendering pages',
+  indexing: 'Indexing for search',
+  compressing: 'Compressing',
+  switching: 'Going live',
+};
+
+export interface PublishProgress {
+  phase: PublishPhase;
+  /** Pages rendered so far (rendering), files compressed (compressing); 0 in the other phases. */
+  done: number;
+  /** How many there are to do, once the build knows; null before. */
+  total: number | null;
+  /**
+   * Whether the build renders only the pages a change touches (true), the whole site (false), or
+   * has not decided yet (null) (docs/decisions/019).
+   */
+  incremental: boolean | null;
+}
+
 /** One run of the publishing pipeline and the release it builds (sync content/, build, switch). */
 export interface PublishRun {
   /** The run's id, which is also its release's id and the name of its build folder. */
@@ -705,6 +734,8 @@ export interface PublishRun {
   /** The release holds the posts published up to this time; null until its snapshot is taken. */
   contentAsOf: string | null;
   error: string | null;
+  /** What the run is doing while it runs (syncing or building); null once it has finished or before it starts. */
+  progress: PublishProgress | null;
 }
 
 export interface PublishStatus {

@@ -12,6 +12,7 @@ import * as revokedSignIns from './migrations/2026-11-27-001-revoked-sign-ins.ts
 import * as releaseItems from './migrations/2026-11-28-001-release-items.ts';
 import * as recalls from './migrations/2026-11-29-001-recalls.ts';
 import * as studio from './migrations/2026-11-30-001-studio.ts';
+import * as publishProgress from './migrations/2026-12-01-001-publish-progress.ts';
 
 // Migrations are listed here rather than read from disk so the same code runs under tsx,
 // Vitest and Astro's bundled build.
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-28-001-release-items': releaseItems,
   '2026-11-29-001-recalls': recalls,
   '2026-11-30-001-studio': studio,
+  '2026-12-01-001-publish-progress': publishProgress,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

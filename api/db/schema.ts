@@ -344,6 +344,8 @@ export interface ReleasesTable {
   error: string | null;
   /** The instance that ran it. */
   builder: string | null;
+  /** JSON of PublishProgress while the run syncs or builds; null otherwise. */
+  progress: string | null;
 }
 
 /** A release's copy of a published post's published fields (a published post has its time set). */

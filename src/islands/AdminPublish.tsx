@@ -4,6 +4,7 @@
 import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { isAdmin, type PublishStatus } from '../../api/contract.ts';
+import { PublishProgressBar } from '../components/PublishProgressBar.tsx';
 import { errorMessage } from '../lib/api.ts';
 import { formatDateTime } from '../lib/time.ts';
 import { publishing, publishNow, rollBack } from '../stores/admin.ts';
@@ -108,6 +109,7 @@ function Panel({
   const live = status?.live ?? null;
   const previous = status?.previous ?? null;
   const runs = status?.recent ?? [];
+  const current = status?.current ?? null;
   return (
     <div>
       <section aria-labelledby="live-release" className="border-sand rounded-2xl border bg-white p-5">
@@ -149,10 +151,14 @@ function Panel({
       </section>
 
       <p aria-live="polite" className="text-muted mt-4">
-        {status?.current
-          ? `Release #${status.current.id}: ${STATE_LABELS[status.current.state]}…`
-          : 'Nothing is running.'}
+        {current ? `Release #${current.id}: ${STATE_LABELS[current.state]}…` : 'Nothing is running.'}
       </p>
+      {/* Outside the live region: a count that moves every second would be read out each time. */}
+      {current?.progress && (
+        <div className="border-sand mt-2 max-w-xl rounded-xl border bg-white p-4">
+          <PublishProgressBar progress={current.progress} name={`Release #${current.id}`} />
+        </div>
+      )}
       {done && (
         <p role="status" className="bg-brand-light text-brand-dark mt-4 rounded-xl p-4">
           {done}

@@ -1,6 +1,9 @@
 import { sql } from 'kysely';
+import { z } from 'zod';
 import {
   type AuditEntry,
+  PUBLISH_PHASES,
+  type PublishProgress,
   type PublishRun,
   type PublishStatus,
   RELEASES_KEPT,
@@ -27,6 +30,24 @@ const RECENT_RUNS = 20;
 /** Builds that exist: the live one, earlier ones to go back to, ones an admin went back from. */
 const BUILT = ['succeeded', 'rolled_back'] as const;
 
+const progressSchema = z.object({
+  phase: z.enum(PUBLISH_PHASES),
+  done: z.number().int().nonnegative(),
+  total: z.number().int().nonnegative().nullable(),
+  incremental: z.boolean().nullable(),
+});
+
+/** A run's progress while it runs; a row written by another version of the code shows none. */
+function progressOf(row: ReleaseRow): PublishProgress | null {
+  if ((row.state !== 'syncing' && row.state !== 'building') || row.progress === null) return null;
+  try {
+    const parsed = progressSchema.safeParse(JSON.parse(row.progress));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
 function toRun(row: ReleaseRow, liveId: number | null): PublishRun {
   return {
     id: row.release_id,
@@ -42,6 +63,7 @@ function toRun(row: ReleaseRow, liveId: number | null): PublishRun {
     postCount: row.post_count,
     contentAsOf: row.content_as_of,
     error: row.error,
+    progress: progressOf(row),
   };
 }
 
@@ -308,6 +330,16 @@ export async function switchLive(trx: DB, id: number, now: Date): Promise<void> 
     .updateTable('releases')
     .set({ state: 'succeeded', finished_at: stamp })
     .where('release_id', '=', id)
+    .execute();
+}
+
+/** Records what a running run is doing, for /admin and the studio on every instance. */
+export async function recordProgress(db: DB, id: number, progress: PublishProgress): Promise<void> {
+  await db
+    .updateTable('releases')
+    .set({ progress: JSON.stringify(progress) })
+    .where('release_id', '=', id)
+    .where('state', 'in', ['syncing', 'building'])
     .execute();
 }
 

@@ -3,6 +3,7 @@
 // publish until it is live. Everyone can preview it in a new tab. Each action saves first.
 import { lazy, Suspense, useState } from 'react';
 import { canPublishPosts, type PostStatus } from '../../../api/contract/studio.ts';
+import { PublishProgressBar } from '../../components/PublishProgressBar.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/time.ts';
 import { publishPost, submitPost, withdrawPost } from '../../stores/studio.ts';
@@ -167,6 +168,13 @@ export function PostActions({ uid, role, postId, status, slug, saveFirst }: Prop
             </>
           )}
         </p>
+      )}
+      {/* Beside the status, not in it: the status says it once, the counts move every second. */}
+      {progress?.kind === 'building' && progress.step && (
+        <PublishProgressBar
+          progress={progress.step}
+          name={run?.action === 'withdraw' ? 'Withdrawing' : 'Publishing'}
+        />
       )}
       {error && (
         <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-900">

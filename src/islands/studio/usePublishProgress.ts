@@ -1,8 +1,8 @@
 // A publish's progress, followed until it has finished (docs/product.md, "Publishing"): the run
-// is asked for every two seconds while it is queued or building.
+// is asked for every two seconds while it is queued or building, with what it is doing meanwhile.
 import { useStore } from '@nanostores/react';
 import { useEffect } from 'react';
-import type { PublishRun } from '../../../api/contract.ts';
+import type { PublishProgress, PublishRun } from '../../../api/contract.ts';
 import { followRun, publishRun } from '../../stores/studio.ts';
 
 export const PROGRESS_POLL_MS = 2_000;
@@ -10,11 +10,15 @@ export const PROGRESS_POLL_MS = 2_000;
 const FINISHED = new Set<PublishRun['state']>(['succeeded', 'failed', 'rolled_back', 'retired']);
 
 export type Progress =
-  { kind: 'building' } | { kind: 'live' } | { kind: 'ready' } | { kind: 'failed'; error: string };
+  /** `step`: the phase and counts while the run syncs or builds; null while it is queued. */
+  | { kind: 'building'; step: PublishProgress | null }
+  | { kind: 'live' }
+  | { kind: 'ready' }
+  | { kind: 'failed'; error: string };
 
 /** What a run means for the post: still building, live, built for a time to come, or failed. */
 export function progressOf(run: PublishRun | undefined, scheduled: boolean): Progress {
-  if (!run || !FINISHED.has(run.state)) return { kind: 'building' };
+  if (!run || !FINISHED.has(run.state)) return { kind: 'building', step: run?.progress ?? null };
   if (run.state === 'failed') return { kind: 'failed', error: run.error ?? 'the build failed' };
   return scheduled ? { kind: 'ready' } : { kind: 'live' };
 }
