@@ -5,9 +5,18 @@ import path from 'node:path';
 import os from 'node:os';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
+import type { PublishProgress } from '../../api/contract.ts';
 import { CSP_HASHES_FILE } from '../../api/middleware/security-headers.ts';
+import {
+  RENDER_KEYS_FILE,
+  type RenderKeys,
+  type RenderPlanInput,
+  type RenderPlanOutput,
+} from '../../src/lib/render-keys.ts';
 
-const SOURCES = ['src', 'public', 'astro.config.mjs', 'api'];
+const ROOT = path.resolve(import.meta.dirname, '../..');
+/** What a build's output depends on besides its data (see codeKey). */
+const CODE_SOURCES = ['src', 'public', 'api', 'astro.config.mjs', 'package-lock.json', 'tsconfig.json'];
 
 function newestMtime(target: string): number {
   if (!fs.existsSync(target)) return 0;
@@ -24,35 +33,81 @@ export function needsBuild(buildDir: string, contentDir: string): boolean {
   const marker = path.join(buildDir, 'index.html');
   if (!fs.existsSync(marker)) return true;
   const built = fs.statSync(marker).mtimeMs;
-  return [contentDir, ...SOURCES].some((source) => newestMtime(source) > built);
+  return [contentDir, ...CODE_SOURCES.map((source) => path.join(ROOT, source))].some(
+    (source) => newestMtime(source) > built,
+  );
 }
 
+/** Watches the build's output lines (the page lines and the plan line of src/lib/site-plan.ts). */
+type LineWatcher = (line: string) => void;
+
 /** Runs `astro build` into outDir as a child process, streaming its progress with a prefix. */
-export async function runAstroBuild(outDir: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function runAstroBuild(
+  outDir: string,
+  env: NodeJS.ProcessEnv = process.env,
+  watch: LineWatcher = () => {},
+): Promise<void> {
   // Astro's cache (its content-layer store) is the build's own, so builds never share one.
   const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nestling-astro-cache-'));
+  // Astro writes its server chunks into the output folder when that is inside the checkout, and
+  // into the checkout's .astro/ otherwise, which it deletes at the end: two builds into folders
+  // elsewhere (the tests' SITE_DIRs) would delete each other's chunks. Such a build goes into a
+  // folder of its own inside the checkout, then moves.
+  const inside = path.resolve(outDir).startsWith(ROOT + path.sep);
+  const staged = inside ? outDir : fs.mkdtempSync(path.join(ensureDir(STAGING), 'build-'));
   try {
-    await astroBuild(outDir, cacheDir, env);
+    await astroBuild(staged, cacheDir, env, watch);
+    if (!inside) moveFolder(staged, outDir);
   } finally {
     fs.rmSync(cacheDir, { recursive: true, force: true });
+    if (!inside) fs.rmSync(staged, { recursive: true, force: true });
   }
 }
 
-function astroBuild(outDir: string, cacheDir: string, env: NodeJS.ProcessEnv): Promise<void> {
+/** Where builds for folders outside the checkout are made (.gitignore has it). */
+const STAGING = path.join(ROOT, '.site-builds');
+
+function ensureDir(dir: string): string {
+  fs.mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/** Moves a folder's contents into an empty `to`: a rename on one file system, else a copy. */
+function moveFolder(from: string, to: string): void {
+  fs.rmSync(to, { recursive: true, force: true });
+  fs.mkdirSync(path.dirname(to), { recursive: true });
+  try {
+    fs.renameSync(from, to);
+  } catch {
+    fs.cpSync(from, to, { recursive: true });
+  }
+}
+
+function astroBuild(
+  outDir: string,
+  cacheDir: string,
+  env: NodeJS.ProcessEnv,
+  watch: LineWatcher,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['node_modules/astro/astro.js', 'build'], {
+      cwd: ROOT,
       env: { ...env, NESTLING_OUT_DIR: outDir, NESTLING_CACHE_DIR: cacheDir, ASTRO_TELEMETRY_DISABLED: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let tail = '';
     let pages = 0;
+    let partial = '';
     // Astro prints a line per page; show the phases and a running page count instead.
     const relay = (chunk: Buffer) => {
       const text = chunk.toString();
       tail = (tail + text).slice(-4000);
-      for (const line of text.split('\n')) {
+      const lines = (partial + text).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) {
         if (!line.trim()) continue;
-        if (/[├└]─/.test(line)) {
+        watch(line);
+        if (PAGE_LINE.test(line)) {
           pages += 1;
           if (pages % 100 === 0) console.log(`  [build] ${pages} pages written …`);
         } else if (!/^\s*▶/.test(line)) {
@@ -72,19 +127,230 @@ function astroBuild(outDir: string, cacheDir: string, env: NodeJS.ProcessEnv): P
   });
 }
 
+/** The line Astro prints for each page or file it writes. */
+const PAGE_LINE = /[├└]─/;
+const PLAN_LINE = /\[plan\] (full|incremental): (\d+) of (\d+) keyed pages to render/;
+
+export interface BuildOptions {
+  /** The live release's folder: pages it already has as this build would render them are linked from it. */
+  previous: string | null;
+  /** What the build is doing and how far it is (a publish shows it on /admin and in the studio). */
+  onProgress?: (progress: PublishProgress) => void;
+  log?: (line: string) => void;
+}
+
+export interface BuiltSite {
+  durationMs: number;
+  /** Whether only what changed was rendered (docs/decisions/019). */
+  incremental: boolean;
+  /** Keyed pages (those that show posts) the build rendered. */
+  rendered: number;
+  /** Their addresses. */
+  renderedPages: string[];
+  /** Keyed pages linked from the live release instead. */
+  kept: number;
+}
+
 /**
- * Builds the whole site into outDir (a release's folder) and precompresses it. The build renders
- * the release named by NESTLING_RELEASE_ID in env (src/lib/server-api.ts).
+ * What a build's output depends on besides the data it renders: the site's and the server's code,
+ * the dependencies, the public files, the public settings and Node's version. Two builds with the
+ * same code key render the same props to the same bytes, so a page can be kept from the live
+ * release when its props have not changed (src/lib/site-plan.ts).
  */
-export async function buildSite(outDir: string, env: NodeJS.ProcessEnv): Promise<{ durationMs: number }> {
+export function codeKey(env: NodeJS.ProcessEnv, root = ROOT): string {
+  const hash = crypto.createHash('sha256');
+  const files = CODE_SOURCES.flatMap((source) => {
+    const full = path.join(root, source);
+    if (!fs.existsSync(full)) return [];
+    if (!fs.statSync(full).isDirectory()) return [source];
+    return fs
+      .readdirSync(full, { recursive: true, encoding: 'utf8' })
+      .map((f) => path.join(source, f))
+      .filter((f) => fs.statSync(path.join(root, f)).isFile());
+  }).sort();
+  for (const file of files) {
+    hash
+      .update(file)
+      .update('\0')
+      .update(fs.readFileSync(path.join(root, file)))
+      .update('\0');
+  }
+  const settings = Object.keys(env)
+    .filter((name) => name.startsWith('PUBLIC_'))
+    .sort()
+    .map((name) => `${name}=${env[name]}`);
+  hash.update(settings.join('\n')).update(process.version);
+  return hash.digest('base64url');
+}
+
+/** Routes without getStaticPaths: one page each, rendered by every build. */
+function staticRouteCount(): number {
+  return fs
+    .readdirSync(path.join(ROOT, 'src/pages'), { recursive: true, encoding: 'utf8' })
+    .filter((f) => /\.(astro|ts)$/.test(f) && !f.includes('[')).length;
+}
+
+/** The live release's render keys when they were rendered by this code; null renders everything. */
+function previousKeys(previous: string | null, code: string): RenderKeys | null {
+  if (!previous) return null;
+  const file = path.join(previous, RENDER_KEYS_FILE);
+  if (!fs.existsSync(file)) return null;
+  const keys = JSON.parse(fs.readFileSync(file, 'utf8')) as RenderKeys;
+  return keys.codeKey === code ? keys : null;
+}
+
+/** The file a page's address is written to (build.format 'directory'); a feed is its own file. */
+function fileOf(page: string): string {
+  return /\.[a-z]+$/.test(page) ? page.slice(1) : path.join(page.slice(1), 'index.html');
+}
+
+/** Hard-links `file` (and its .br and .gz) from `from` into `to`; false when `from` lacks it. */
+function linkFrom(from: string, to: string, file: string): boolean {
+  const source = path.join(from, file);
+  if (!fs.existsSync(source)) return false;
+  fs.mkdirSync(path.dirname(path.join(to, file)), { recursive: true });
+  for (const name of [file, `${file}.br`, `${file}.gz`]) {
+    const src = path.join(from, name);
+    const dest = path.join(to, name);
+    if (!fs.existsSync(src)) continue;
+    fs.rmSync(dest, { force: true });
+    try {
+      fs.linkSync(src, dest);
+    } catch {
+      // Another file system: a copy is the same file to readers.
+      fs.copyFileSync(src, dest);
+    }
+  }
+  return true;
+}
+
+/** The names of a build's hashed assets (a kept page refers to the live release's). */
+function assetNames(dir: string): string {
+  const assets = path.join(dir, '_astro');
+  if (!fs.existsSync(assets)) return '';
+  // A finished release has each one's .br and .gz beside it as well.
+  return fs
+    .readdirSync(assets)
+    .filter((name) => !/\.(br|gz)$/.test(name))
+    .sort()
+    .join('\n');
+}
+
+/**
+ * Builds a release's site into outDir (its folder) and precompresses it. The build renders the
+ * release named by NESTLING_RELEASE_ID in env (src/lib/server-api.ts). Given the live release's
+ * folder, it renders only the pages whose render keys changed and links the others from it, so
+ * outDir is complete on its own (docs/decisions/019).
+ */
+export async function buildSite(
+  outDir: string,
+  env: NodeJS.ProcessEnv,
+  options: BuildOptions = { previous: null },
+): Promise<BuiltSite> {
   const started = Date.now();
+  const report = options.onProgress ?? (() => {});
+  const log = options.log ?? ((line: string) => console.log(line));
+  const code = codeKey(env);
+  const planDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nestling-plan-'));
+  try {
+    let previous = previousKeys(options.previous, code);
+    if (options.previous && !previous)
+      log('The live release was built by other code or settings: rendering every page.');
+    let plan = await render(outDir, env, code, previous, planDir, report);
+    if (plan.incremental && options.previous) {
+      // Kept pages refer to the live release's hashed assets: this build must have made the same.
+      const sameAssets = assetNames(options.previous) === assetNames(outDir);
+      const linked =
+        sameAssets && plan.kept.every((page) => linkFrom(options.previous!, outDir, fileOf(page)));
+      if (!linked) {
+        log('The live release lacks a page or an asset this build would keep: rendering every page.');
+        previous = null;
+        plan = await render(outDir, env, code, previous, planDir, report);
+      }
+    }
+    const keys: RenderKeys = { codeKey: plan.codeKey, pages: plan.pages };
+    fs.writeFileSync(path.join(outDir, RENDER_KEYS_FILE), JSON.stringify(keys));
+    report({ phase: 'indexing', done: 0, total: null, incremental: plan.incremental });
+    await indexForSearch(outDir);
+    await writeInlineScriptHashes(outDir);
+    if (options.previous) reuseUnchanged(options.previous, outDir);
+    await precompress(outDir, (done, total) =>
+      report({ phase: 'compressing', done, total, incremental: plan.incremental }),
+    );
+    const rendered = plan.rendered.length;
+    if (plan.incremental) {
+      log(`Rendered ${rendered} of ${rendered + plan.kept.length} pages that show posts; kept the others.`);
+    }
+    return {
+      durationMs: Date.now() - started,
+      incremental: plan.incremental,
+      rendered,
+      renderedPages: plan.rendered,
+      kept: plan.kept.length,
+    };
+  } finally {
+    fs.rmSync(planDir, { recursive: true, force: true });
+  }
+}
+
+/** One `astro build` into an emptied outDir, with the plan it was given; answers what it decided. */
+async function render(
+  outDir: string,
+  env: NodeJS.ProcessEnv,
+  code: string,
+  previous: RenderKeys | null,
+  planDir: string,
+  report: (progress: PublishProgress) => void,
+): Promise<RenderPlanOutput> {
   fs.rmSync(outDir, { recursive: true, force: true });
   fs.mkdirSync(outDir, { recursive: true });
-  await runAstroBuild(outDir, env);
-  await indexForSearch(outDir);
-  await writeInlineScriptHashes(outDir);
-  await precompress(outDir);
-  return { durationMs: Date.now() - started };
+  const input: RenderPlanInput = { codeKey: code, previous, out: path.join(planDir, 'plan.json') };
+  const inputFile = path.join(planDir, 'input.json');
+  fs.writeFileSync(inputFile, JSON.stringify(input));
+  fs.rmSync(input.out, { force: true });
+  const statics = staticRouteCount();
+  let done = 0;
+  let total: number | null = null;
+  let incremental: boolean | null = null;
+  let reportedAt = 0;
+  report({ phase: 'rendering', done, total, incremental });
+  await runAstroBuild(outDir, { ...env, NESTLING_RENDER_PLAN: inputFile }, (line) => {
+    const plan = PLAN_LINE.exec(line);
+    if (plan) {
+      incremental = plan[1] === 'incremental';
+      total = statics + Number(plan[2]);
+    } else if (PAGE_LINE.test(line)) {
+      done += 1;
+    } else {
+      return;
+    }
+    // The plan line at once; pages at most ten times a second.
+    if (plan || Date.now() - reportedAt >= 100) {
+      reportedAt = Date.now();
+      report({ phase: 'rendering', done, total: total === null ? null : Math.max(total, done), incremental });
+    }
+  });
+  if (!fs.existsSync(input.out)) throw new Error('The site build did not say which pages it rendered.');
+  return JSON.parse(fs.readFileSync(input.out, 'utf8')) as RenderPlanOutput;
+}
+
+/**
+ * Every file of the new folder that the live release has byte for byte becomes a link to the live
+ * release's, with its .br and .gz: unchanged files are the live release's own, never compressed again.
+ */
+function reuseUnchanged(previous: string, outDir: string): void {
+  const files = fs.readdirSync(outDir, { recursive: true, encoding: 'utf8' });
+  for (const file of files) {
+    if (/\.(br|gz)$/.test(file)) continue;
+    const mine = path.join(outDir, file);
+    const theirs = path.join(previous, file);
+    const stat = fs.statSync(mine);
+    if (!stat.isFile() || !fs.existsSync(theirs)) continue;
+    const other = fs.statSync(theirs);
+    if (other.ino === stat.ino || other.size !== stat.size) continue;
+    if (!fs.readFileSync(mine).equals(fs.readFileSync(theirs))) continue;
+    linkFrom(previous, outDir, file);
+  }
 }
 
 /** Builds Pagefind's static search index of the posts (pages marked data-pagefind-body). */
@@ -127,21 +393,31 @@ export async function writeInlineScriptHashes(dir: string): Promise<void> {
   await fs.promises.writeFile(path.join(dir, CSP_HASHES_FILE), JSON.stringify([...hashes].sort()));
 }
 
-/** Writes .gz and .br beside every text file so the server never compresses static files itself. */
-export async function precompress(dir: string): Promise<void> {
-  const files = fs.readdirSync(dir, { recursive: true, encoding: 'utf8' });
+/**
+ * Writes .gz and .br beside every text file so the server never compresses static files itself;
+ * files that have them already (linked from the live release) are left as they are.
+ */
+export async function precompress(
+  dir: string,
+  onProgress: (done: number, total: number) => void = () => {},
+): Promise<void> {
+  const files = fs
+    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => COMPRESSIBLE.test(f) && !fs.existsSync(path.join(dir, `${f}.br`)));
+  let done = 0;
+  onProgress(done, files.length);
   await Promise.all(
-    files
-      .filter((f) => COMPRESSIBLE.test(f))
-      .map(async (f) => {
-        const file = path.join(dir, f);
-        const data = await fs.promises.readFile(file);
-        if (data.length < 1024) return;
+    files.map(async (f) => {
+      const file = path.join(dir, f);
+      const data = await fs.promises.readFile(file);
+      if (data.length >= 1024) {
         const [gz, br] = await Promise.all([
           gzip(data, { level: 9 }),
           brotli(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
         ]);
         await Promise.all([fs.promises.writeFile(`${file}.gz`, gz), fs.promises.writeFile(`${file}.br`, br)]);
-      }),
+      }
+      onProgress(++done, files.length);
+    }),
   );
 }

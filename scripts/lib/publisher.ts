@@ -1,7 +1,12 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import type { PublishRun, RolledBack } from '../../api/contract.ts';
+import {
+  PUBLISH_PHASE_LABELS,
+  type PublishProgress,
+  type PublishRun,
+  type RolledBack,
+} from '../../api/contract.ts';
 import type { Env } from '../../api/env.ts';
 import { loadContent } from '../../api/db/content.ts';
 import type { DB } from '../../api/db/database.ts';
@@ -18,6 +23,8 @@ import {
   failRelease,
   findRun,
   hasQueuedRelease,
+  liveRelease,
+  recordProgress,
   retireOldReleases,
   rollbackRelease,
   snapshotRelease,
@@ -26,7 +33,7 @@ import {
 import type { ReleaseRow } from '../../api/db/schema.ts';
 import { syncContent } from '../../api/db/sync.ts';
 import type { PublishService } from '../../api/types.ts';
-import { buildSite } from './build.ts';
+import { buildSite, type BuildOptions } from './build.ts';
 import { discardBuild, prepareSiteDir, pruneBuilds } from './site-dir.ts';
 
 export interface PublisherOptions {
@@ -40,8 +47,13 @@ export interface PublisherOptions {
   hookUrl?: string;
   now?: () => Date;
   log?: (line: string) => void;
-  /** Swappable for tests: builds the release named by env.NESTLING_RELEASE_ID into outDir. */
-  build?: (outDir: string, env: NodeJS.ProcessEnv) => Promise<unknown>;
+  /**
+   * Swappable for tests: builds the release named by env.NESTLING_RELEASE_ID into outDir, reusing
+   * what it can of the live release's folder, and reports its progress.
+   */
+  build?: (outDir: string, env: NodeJS.ProcessEnv, options: BuildOptions) => Promise<unknown>;
+  /** How often a run's progress is written to its row at most (phase changes are written at once). */
+  progressEveryMs?: number;
   /** How long the publish lock stays this instance's without renewal (a crash frees it after this). */
   leaseMs?: number;
   /** How often finished() looks again at a run another instance is running. */
@@ -78,15 +90,61 @@ export function createPublisher(options: PublisherOptions): Publisher {
   const leaseMs = options.leaseMs ?? 60_000;
   const pollMs = options.pollMs ?? 500;
   const instance = options.instance ?? `${os.hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
+  const progressEveryMs = options.progressEveryMs ?? 500;
   prepareSiteDir(siteDir);
 
   let pass: Promise<void> | null = null;
   let lockLost = false;
 
+  /**
+   * Reports a run's progress: on its row (so /admin and the studio on every instance show it) at
+   * most every progressEveryMs, and in the log (what the command line prints) at each phase and
+   * each quarter of the pages. Writes are chained so an older one never lands after a newer one.
+   */
+  function progressReporter(id: number) {
+    let last: PublishProgress | null = null;
+    let writtenAt = 0;
+    let quarter = 0;
+    let writing: Promise<void> = Promise.resolve();
+    const write = (progress: PublishProgress) => {
+      writtenAt = Date.now();
+      writing = writing
+        .then(() => recordProgress(db, id, progress))
+        .catch((error: unknown) => log(`Publish #${id}: could not record progress: ${String(error)}`));
+    };
+    return {
+      report(progress: PublishProgress) {
+        const newPhase = last?.phase !== progress.phase;
+        // Rendering is announced once the build has said whether it renders everything.
+        const decided = progress.phase === 'rendering' && progress.incremental !== null;
+        const announce =
+          progress.phase === 'rendering' ? decided && (newPhase || last?.incremental === null) : newPhase;
+        last = progress;
+        if (newPhase) quarter = 0;
+        if (announce) {
+          const how = decided ? (progress.incremental ? ' (only what changed)' : ' (the whole site)') : '';
+          log(`Publish #${id}: ${PUBLISH_PHASE_LABELS[progress.phase]}${how} …`);
+        } else if (!newPhase && progress.total) {
+          const reached = Math.floor((4 * progress.done) / progress.total);
+          if (reached > quarter && reached < 4) {
+            quarter = reached;
+            log(
+              `Publish #${id}: ${PUBLISH_PHASE_LABELS[progress.phase]}: ${progress.done} of ${progress.total} …`,
+            );
+          }
+        }
+        if (newPhase || Date.now() - writtenAt >= progressEveryMs) write(progress);
+      },
+      /** Resolves once every write has landed. */
+      settled: () => writing,
+    };
+  }
+
   async function execute(row: ReleaseRow): Promise<void> {
     const id = row.release_id;
     let folder: string | null = null;
-    log(`Publish #${id} (${row.trigger}): syncing content …`);
+    const progress = progressReporter(id);
+    progress.report({ phase: 'syncing', done: 0, total: null, incremental: null });
     try {
       const synced = await syncContent(db, loadContent(options.contentDir), now());
       // A file whose post is edited in the studio is left alone (docs/decisions/018); say which.
@@ -100,7 +158,19 @@ export function createPublisher(options: PublisherOptions): Publisher {
       );
       const release = await snapshotRelease(db, id, now());
       folder = release.folder;
-      await build(path.join(siteDir, folder), { ...options.buildEnv, NESTLING_RELEASE_ID: String(id) });
+      // The live release's folder: pages this release renders the same are taken from it.
+      const live = await liveRelease(db);
+      await build(
+        path.join(siteDir, folder),
+        { ...options.buildEnv, NESTLING_RELEASE_ID: String(id) },
+        {
+          previous: live ? path.join(siteDir, live.folder) : null,
+          onProgress: progress.report,
+          log: (line) => log(`Publish #${id}: ${line}`),
+        },
+      );
+      progress.report({ phase: 'switching', done: 0, total: null, incremental: null });
+      await progress.settled();
       await db.transaction().execute(async (trx) => {
         // Switch only while the lock is still ours: an instance that took it over after our lease ran
         // out has marked this run abandoned and may be building a newer release.
@@ -111,6 +181,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
       });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
+      await progress.settled();
       await failRelease(db, id, message, now());
       if (folder) discardBuild(path.join(siteDir, folder));
       log(`Publish #${id} failed; the live site is unchanged. ${message}`);

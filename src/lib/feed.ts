@@ -2,17 +2,18 @@
 // content, author, categories and date.
 import rss from '@astrojs/rss';
 import { SITE_NAME, SITE_URL } from '../config.ts';
-import type { BlogCategory } from '../../api/contract.ts';
-import { buildApi, read, sanitizeHtml } from './server-api.ts';
+import type { BlogCategory, BlogPost } from '../../api/contract.ts';
+import { sanitizeHtml } from './server-api.ts';
 
 const escapeXml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-export async function blogFeed(category?: BlogCategory): Promise<Response> {
-  const [posts, categories] = await Promise.all([
-    read(buildApi.blog.posts.$get()),
-    read(buildApi.blog.categories.$get()),
-  ]);
+/** The feed of `posts` (all of them, or those of `category`), newest first as the API lists them. */
+export async function blogFeed(
+  posts: BlogPost[],
+  categories: BlogCategory[],
+  category?: BlogCategory,
+): Promise<Response> {
   const names = new Map(categories.map((c) => [c.slug, c.categoryName]));
   const selected = category ? posts.filter((p) => p.relatedCategories.includes(category.slug)) : posts;
   return rss({

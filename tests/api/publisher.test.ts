@@ -8,7 +8,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/app.ts';
-import type { BlogCategory, BlogPost, CategoryCounts, Item, PublishRun } from '../../api/contract.ts';
+import type {
+  BlogCategory,
+  BlogPost,
+  CategoryCounts,
+  Item,
+  PublishProgress,
+  PublishRun,
+  PublishStatus,
+} from '../../api/contract.ts';
 import { type DB, openDatabase } from '../../api/db/database.ts';
 import { listAudit } from '../../api/db/queries/audit.ts';
 import { acquirePublishLock } from '../../api/db/queries/publish-lock.ts';
@@ -18,7 +26,7 @@ import { type RunningServer, startServer } from '../../api/server.ts';
 import { createPublisher, type Publisher, type PublisherOptions } from '../../scripts/lib/publisher.ts';
 import { createContentDir, writePost } from '../helpers/content-fixture.ts';
 import { startListener } from '../helpers/listener.ts';
-import { expectJson } from '../helpers/parents.ts';
+import { call, emulatorVerifier, expectJson, newParent } from '../helpers/parents.ts';
 import { databaseEnv, runScript } from '../helpers/run-script.ts';
 import { createTestDb, TEST_NOW } from '../helpers/test-db.ts';
 import { tempDir } from '../../scripts/lib/temp.ts';
@@ -41,13 +49,21 @@ afterEach(async () => {
   for (const stop of stops.splice(0).reverse()) await stop();
 });
 
+type Build = NonNullable<PublisherOptions['build']>;
+
 /**
  * A build that waits for the test: `builds[n].finish()` writes the candidate release's pages (a
  * home page naming the release, and /blog/<slug> for each of its posts) and resolves;
- * `builds[n].fail(error)` rejects. `started(n)` resolves once n builds have begun.
+ * `builds[n].fail(error)` rejects; `builds[n].options` is what the publisher passed it (its
+ * onProgress reports as the real build does). `started(n)` resolves once n builds have begun.
  */
 function gatedBuild(db: DB) {
-  const builds: { release: number; finish: () => void; fail: (error: Error) => void }[] = [];
+  const builds: {
+    release: number;
+    options: Parameters<Build>[2];
+    finish: () => void;
+    fail: (error: Error) => void;
+  }[] = [];
   const waiting: (() => void)[] = [];
   const writePages = async (outDir: string, release: number) => {
     const app = createApp({ db, release: fixedReleaseSource(db, release) });
@@ -59,11 +75,12 @@ function gatedBuild(db: DB) {
       fs.writeFileSync(path.join(outDir, 'blog', post.slug, 'index.html'), `<h1>${post.title}</h1>`);
     }
   };
-  const build: NonNullable<PublisherOptions['build']> = (outDir, env) =>
+  const build: Build = (outDir, env, options) =>
     new Promise<void>((resolve, reject) => {
       const release = Number(env.NESTLING_RELEASE_ID);
       builds.push({
         release,
+        options,
         finish: () => void writePages(outDir, release).then(resolve, reject),
         fail: reject,
       });
@@ -76,10 +93,10 @@ function gatedBuild(db: DB) {
 }
 
 /** A publisher that finishes every build at once. */
-function immediateBuild(db: DB): NonNullable<PublisherOptions['build']> {
+function immediateBuild(db: DB): Build {
   const gate = gatedBuild(db);
-  return (outDir, env) => {
-    const done = gate.build(outDir, env);
+  return (outDir, env, options) => {
+    const done = gate.build(outDir, env, options);
     gate.builds.at(-1)!.finish();
     return done;
   };
@@ -343,6 +360,69 @@ describe('the publisher', () => {
     // Once only.
     await Promise.all([a.publisher.tick(), b.publisher.tick()]);
     expect(gate.builds).toHaveLength(2);
+  });
+
+  it('shows what a running publish is doing, through the API of another instance, and nothing once it has finished', async () => {
+    const { file, contentDir, siteDir } = await setup([{ slug: 'first' }, { slug: 'second' }]);
+    const gate = gatedBuild(connect(file));
+    const lines: string[] = [];
+    // Every report is written (no throttle), so each one can be read back through the API.
+    const { publisher } = instance(file, {
+      contentDir,
+      siteDir,
+      build: gate.build,
+      log: (line) => lines.push(line),
+      progressEveryMs: 0,
+    });
+    // Should an expectation fail while the build waits, end it, so the publisher can stop.
+    stops.push(async () => gate.builds.forEach((b) => b.fail(new Error('The test ended first.'))));
+    // /admin and the studio on another instance: the real app over a connection of its own.
+    const other = connect(file);
+    const app = createApp({ db: other, verifyToken: emulatorVerifier(), now: () => TEST_NOW });
+    const admin = await newParent(app, other, 'Ada Admin', 'admin');
+    const editor = await newParent(app, other, 'Edi Editor', 'editor');
+    const status = () =>
+      expectJson<PublishStatus>(call(app, 'GET', '/api/admin/publish', { token: admin.token }), 200);
+    const studioRun = (id: number) =>
+      expectJson<PublishRun>(call(app, 'GET', `/api/studio/releases/${id}`, { token: editor.token }), 200);
+    const shown = async () => (await status()).current?.progress ?? null;
+
+    const run = await publisher.request('editor');
+    await gate.started(1);
+    const { options } = gate.builds[0]!;
+    await expect.poll(shown).toEqual({ phase: 'syncing', done: 0, total: null, incremental: null });
+    expect((await status()).current).toMatchObject({ id: run.id, state: 'building' });
+
+    const reports: PublishProgress[] = [
+      { phase: 'rendering', done: 0, total: null, incremental: true },
+      { phase: 'rendering', done: 30, total: 120, incremental: true },
+      { phase: 'indexing', done: 0, total: null, incremental: true },
+      { phase: 'compressing', done: 4, total: 9, incremental: true },
+    ];
+    for (const report of reports) {
+      options.onProgress?.(report);
+      await expect.poll(shown).toEqual(report);
+    }
+    // The studio's follow of the run reads the same progress.
+    expect((await studioRun(run.id)).progress).toEqual(reports.at(-1));
+
+    gate.builds[0]!.finish();
+    expect(await publisher.finished(run.id)).toMatchObject({ state: 'succeeded', progress: null });
+    const after = await status();
+    expect(after.current).toBeNull();
+    expect(after.recent.find((r) => r.id === run.id)).toMatchObject({ state: 'succeeded', progress: null });
+    expect((await studioRun(run.id)).progress).toBeNull();
+
+    // The command line's log names each phase in turn, how much is rendered, and a count on the way.
+    const expected = [
+      'Reading the posts …',
+      'Rendering pages (only what changed) …',
+      'Rendering pages: 30 of 120 …',
+      'Indexing for search …',
+      'Compressing …',
+      'Going live …',
+    ].map((words) => `Publish #${run.id}: ${words}`);
+    expect(lines.filter((line) => expected.includes(line))).toEqual(expected);
   });
 
   it('rolls back to the previous release, API and site folder together, and says who did it', async () => {

@@ -1,12 +1,10 @@
 import type { APIRoute, GetStaticPaths, InferGetStaticPropsType } from 'astro';
 import { blogFeed } from '../../../../lib/feed.ts';
-import { buildApi, read } from '../../../../lib/server-api.ts';
+import { sitePlan } from '../../../../lib/site-plan.ts';
 
-export const getStaticPaths = (async () => {
-  const categories = await read(buildApi.blog.categories.$get());
-  return categories.map((category) => ({ params: { slug: category.slug }, props: { category } }));
-}) satisfies GetStaticPaths;
+// The category feeds this build renders (src/lib/site-plan.ts).
+export const getStaticPaths = (async () => (await sitePlan()).categoryFeeds) satisfies GetStaticPaths;
 
 type Props = InferGetStaticPropsType<typeof getStaticPaths>;
 
-export const GET: APIRoute<Props> = ({ props }) => blogFeed(props.category);
+export const GET: APIRoute<Props> = ({ props }) => blogFeed(props.posts, props.categories, props.category);

@@ -1,0 +1,240 @@
+// Incremental publishing with the real Astro build (docs/decisions/019): a publish renders only the
+// pages a change touches and links every other file from the live release; the release folder is
+// complete on its own, and a full rebuild of the same release writes the same bytes. A build that
+// fails leaves the live release as it was; a change to the site's settings renders everything.
+// The publisher runs in this process over a SQLite file of its own (no server, no browser).
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PublishRun } from '../../api/contract.ts';
+import type { DB } from '../../api/db/database.ts';
+import { prepareDatabase } from '../../api/db/prepare.ts';
+import { buildSite, type BuiltSite } from '../../scripts/lib/build.ts';
+import { createPublisher, type Publisher } from '../../scripts/lib/publisher.ts';
+import { tempDir } from '../../scripts/lib/temp.ts';
+import { createContentDir, type FixturePost, writePost } from '../helpers/content-fixture.ts';
+
+// Two categories of 12 posts each: the blog list has three pages, each category two.
+const POSTS: FixturePost[] = Array.from({ length: 24 }, (_, i) => {
+  const category = i % 2 === 0 ? 'news' : 'tips';
+  return {
+    slug: `${category}-${i}`,
+    title: `${category === 'news' ? 'News' : 'Tip'} number ${i}`,
+    publishedAt: new Date(Date.UTC(2026, 9, 1 + i, 9)).toISOString(),
+    categories: [category],
+    featuredImage: null,
+    body: `The body of post ${i}, about ${category}.`,
+  };
+});
+
+let dir: string;
+let content: string;
+let siteDir: string;
+let db: DB;
+let env: NodeJS.ProcessEnv;
+let lines: string[];
+let built: BuiltSite[];
+
+function publisherWith(buildEnv: NodeJS.ProcessEnv): Publisher {
+  return createPublisher({
+    db,
+    contentDir: content,
+    siteDir,
+    buildEnv,
+    log: (line) => lines.push(line),
+    // The real build; what it says it rendered is kept for the test.
+    build: async (outDir, env, options) => {
+      const site = await buildSite(outDir, env, options);
+      built.push(site);
+      return site;
+    },
+  });
+}
+
+async function publish(
+  publisher: Publisher,
+  trigger: string,
+): Promise<{ run: PublishRun; log: string; site: BuiltSite }> {
+  lines = [];
+  built = [];
+  const run = await publisher.finished((await publisher.request(trigger)).id);
+  const log = lines.join('\n');
+  expect(run.state, log).toBe('succeeded');
+  expect(built).toHaveLength(1);
+  return { run, log, site: built[0]! };
+}
+
+const folderOf = (run: PublishRun) => path.join(siteDir, String(run.id));
+
+/** Every file of a folder, relative, sorted. */
+function filesOf(folder: string): string[] {
+  return fs
+    .readdirSync(folder, { recursive: true, encoding: 'utf8' })
+    .filter((f) => fs.statSync(path.join(folder, f)).isFile())
+    .sort();
+}
+
+const read = (folder: string, file: string) => fs.readFileSync(path.join(folder, file), 'utf8');
+const inode = (folder: string, file: string) => fs.statSync(path.join(folder, file)).ino;
+const page = (address: string) => path.join(address.slice(1), 'index.html');
+
+/** The text of every Pagefind fragment (gzip with a signature), to see what search knows of. */
+function searchFragments(folder: string): string {
+  const fragments = path.join(folder, 'pagefind', 'fragment');
+  return fs
+    .readdirSync(fragments)
+    .map((f) => zlib.gunzipSync(fs.readFileSync(path.join(fragments, f))).toString('utf8'))
+    .join('\n');
+}
+
+beforeAll(async () => {
+  dir = tempDir('nestling-incremental-');
+  content = createContentDir(POSTS);
+  siteDir = path.join(dir, 'site');
+  const databasePath = path.join(dir, 'nestling.db');
+  ({ db } = await prepareDatabase(databasePath, content));
+  env = { ...process.env, DATABASE_URL: '', DATABASE_PATH: databasePath, CONTENT_DIR: content };
+});
+afterAll(async () => {
+  await db?.destroy();
+});
+
+// Each publish here is a real Astro build: about 20 s alone, more beside other tests.
+describe('an incremental publish', { timeout: 240_000 }, () => {
+  let first: PublishRun;
+  let second: PublishRun;
+
+  it('renders the whole site the first time', async () => {
+    const { run, log, site } = await publish(publisherWith(env), 'first');
+    first = run;
+    expect(log).toContain('Rendering pages (the whole site)');
+    expect(site.incremental).toBe(false);
+    expect(read(folderOf(first), page('/blog/news-0'))).toContain('News number 0');
+  });
+
+  it('renders only what a new, an edited and a withdrawn post touch, and links everything else', async () => {
+    writePost(content, {
+      slug: 'news-fresh',
+      title: 'Fresh news about quokkaberries',
+      publishedAt: '2026-11-20T09:00:00Z',
+      categories: ['news'],
+      featuredImage: null,
+    });
+    writePost(content, { ...POSTS[2]!, title: 'News number 2, corrected' });
+    writePost(content, { ...POSTS[4]!, draft: true });
+    const { run, log, site } = await publish(publisherWith(env), 'three posts');
+    second = run;
+    expect(log).toContain('Rendering pages (only what changed)');
+    // Rendered: the two posts' pages, every page of all posts (the new one shifts them), the two
+    // pages of its category (the new one opens the first, the edited one is on the second) and its
+    // category's feed. Not the withdrawn post's page, nor anything of the other category.
+    expect(site.incremental).toBe(true);
+    expect([...site.renderedPages].sort()).toEqual(
+      [
+        '/blog/news-fresh',
+        '/blog/news-2',
+        '/blog',
+        '/blog/page/2',
+        '/blog/page/3',
+        '/blog/category/news',
+        '/blog/category/news/page/2',
+        '/blog/category/news/rss.xml',
+      ].sort(),
+    );
+    const before = folderOf(first);
+    const after = folderOf(second);
+
+    // What the change touches is rendered again, with the change in it.
+    expect(read(after, page('/blog/news-fresh'))).toContain('Fresh news about quokkaberries');
+    expect(read(after, page('/blog/news-2'))).toContain('News number 2, corrected');
+    expect(fs.existsSync(path.join(after, page('/blog/news-4')))).toBe(false);
+    // Newest first, ten to a page: the new post opens both lists; the edited one is on the last
+    // page of all posts and the second of its category. The feeds have every post.
+    const shows = (file: string, ...titles: string[]) => {
+      expect(inode(after, file), file).not.toBe(inode(before, file));
+      for (const title of titles) expect(read(after, file), file).toContain(title);
+    };
+    shows(page('/blog'), 'Fresh news about quokkaberries');
+    shows(page('/blog/category/news'), 'Fresh news about quokkaberries');
+    shows(page('/blog/page/3'), 'News number 2, corrected');
+    shows(page('/blog/category/news/page/2'), 'News number 2, corrected');
+    for (const feed of ['rss.xml', 'blog/category/news/rss.xml']) {
+      shows(feed, 'Fresh news about quokkaberries', 'News number 2, corrected');
+    }
+    expect(read(after, 'rss.xml')).not.toContain('/blog/news-4<');
+    expect(read(after, 'sitemap-0.xml')).toContain('/blog/news-fresh<');
+    expect(read(after, 'sitemap-0.xml')).not.toContain('/blog/news-4<');
+    expect(searchFragments(after)).toContain('Fresh news about quokkaberries');
+    expect(searchFragments(after)).not.toContain('News number 4');
+
+    // Nothing else was rendered: every other post's page, the other category's pages and feed,
+    // the pages that show no posts and the assets are the live release's own files.
+    const untouched = [
+      ...POSTS.filter((p) => !['news-2', 'news-4'].includes(p.slug)).map((p) => page(`/blog/${p.slug}`)),
+      page('/blog/category/tips'),
+      page('/blog/category/tips/page/2'),
+      'blog/category/tips/rss.xml',
+      page('/terms'),
+      page('/privacy-policy'),
+      ...filesOf(path.join(before, '_astro')).map((f) => path.join('_astro', f)),
+    ];
+    for (const file of untouched) expect(inode(after, file), file).toBe(inode(before, file));
+    // The sitemap still lists the pages that were kept rather than rendered.
+    expect(read(after, 'sitemap-0.xml')).toContain('/blog/tips-1<');
+    expect(read(after, 'sitemap-0.xml')).toContain('/blog/category/tips/page/2<');
+  });
+
+  it('writes the same bytes as a full rebuild of the same release', async () => {
+    const full = path.join(dir, 'full');
+    const built = await buildSite(
+      full,
+      { ...env, NESTLING_RELEASE_ID: String(second.id) },
+      { previous: null },
+    );
+    expect(built.incremental).toBe(false);
+    const incremental = folderOf(second);
+    expect(filesOf(incremental)).toEqual(filesOf(full));
+    for (const file of filesOf(full)) {
+      const hash = (folder: string) =>
+        crypto
+          .createHash('sha256')
+          .update(fs.readFileSync(path.join(folder, file)))
+          .digest('hex');
+      expect(hash(incremental), file).toBe(hash(full));
+    }
+  });
+
+  it('leaves the live release as it was when a build fails', async () => {
+    const live = folderOf(second);
+    const snapshot = () =>
+      filesOf(live).map((file) => {
+        const stat = fs.statSync(path.join(live, file));
+        return `${file} ${stat.ino} ${stat.size} ${stat.mtimeMs}`;
+      });
+    const was = snapshot();
+    // A release that does not exist: the build fails once it asks the API for its posts.
+    await expect(
+      buildSite(path.join(dir, 'failed'), { ...env, NESTLING_RELEASE_ID: '9999' }, { previous: live }),
+    ).rejects.toThrow(/Site build failed/);
+    expect(snapshot()).toEqual(was);
+  });
+
+  it('renders everything when a setting every page shows changes', async () => {
+    const { run, log, site } = await publish(
+      publisherWith({ ...env, PUBLIC_SITE_URL: 'https://nestling.example' }),
+      'new address',
+    );
+    expect(log).toContain('Rendering pages (the whole site)');
+    expect(site.incremental).toBe(false);
+    expect(site.kept).toBe(0);
+    const before = folderOf(second);
+    const after = folderOf(run);
+    for (const p of POSTS.filter((p) => p.slug !== 'news-4')) {
+      const file = page(`/blog/${p.slug}`);
+      expect(inode(after, file), file).not.toBe(inode(before, file));
+      expect(read(after, file), file).toContain('https://nestling.example/blog/');
+    }
+  });
+});
