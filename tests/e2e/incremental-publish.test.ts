@@ -214,8 +214,7 @@ describe('an incremental publish', { timeout: 240_000 }, () => {
         return `${file} ${stat.ino} ${stat.size} ${stat.mtimeMs}`;
       });
     const was = snapshot();
-    // A release that does not exist: the build fails once it asks the API for its posts, after
-    // it has decided to keep the live release's pages.
+    // A release that does not exist: the build fails once it asks the API for its posts.
     await expect(
       buildSite(path.join(dir, 'failed'), { ...env, NESTLING_RELEASE_ID: '9999' }, { previous: live }),
     ).rejects.toThrow(/Site build failed/);
