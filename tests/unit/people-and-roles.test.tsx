@@ -7,8 +7,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PersonWithRole } from '../../api/contract.ts';
 import PeopleAndRoles from '../../src/islands/admin/PeopleAndRoles.tsx';
-import { $auth } from '../../src/stores/auth.ts';
 import { $toasts } from '../../src/stores/toast.ts';
+import { signInAs } from '../helpers/signed-in.ts';
 
 const realFetch = globalThis.fetch;
 afterEach(() => {
@@ -16,36 +16,6 @@ afterEach(() => {
   globalThis.fetch = realFetch;
   $toasts.set([]);
 });
-
-// Each test signs in as an admin of its own, so the page-wide stores of one never answer another.
-let admins = 0;
-function signIn(role: string): string {
-  const uid = `admin-${(admins += 1)}`;
-  $auth.set({
-    user: {
-      uid,
-      displayName: 'Ari Admin',
-      email: 'ari@example.com',
-      photoURL: null,
-      emailVerified: true,
-      isAnonymous: false,
-    },
-    profile: {
-      firebase_uid: uid,
-      display_name: 'Ari Admin',
-      email: 'ari@example.com',
-      photo_url: null,
-      role,
-      user_type: ['buyer'],
-      created_at: '2026-11-01T00:00:00Z',
-      updated_at: '2026-11-01T00:00:00Z',
-      suspension: null,
-    },
-    loading: false,
-    demoMode: false,
-  });
-  return uid;
-}
 
 const person = (
   name: string,
@@ -87,7 +57,7 @@ function stubFetch(answers: Record<string, (body: unknown) => Answer>) {
 describe('People and roles', () => {
   it('shows nothing, and asks nothing, for someone who is not an admin', () => {
     stubFetch({});
-    signIn('editor');
+    signInAs('editor');
     const { container } = render(<PeopleAndRoles />);
     expect(container.innerHTML).toBe('');
     expect(calls).toEqual([]);
@@ -95,7 +65,7 @@ describe('People and roles', () => {
 
   it('lists who has a role in plain words, with "You" instead of a button on your own row', async () => {
     stubFetch({ 'GET /api/admin/staff': () => ({ status: 200, body: [ari, mo] }) });
-    signIn('admin');
+    signInAs('admin');
     render(<PeopleAndRoles />);
     const table = await screen.findByRole('table', {
       name: 'Who writes, publishes, moderates and administers',
@@ -124,7 +94,7 @@ describe('People and roles', () => {
           return { status: 200, body: editor };
         },
       });
-      signIn('admin');
+      signInAs('admin');
       const user = userEvent.setup();
       render(<PeopleAndRoles />);
       await screen.findByRole('table');
@@ -170,7 +140,7 @@ describe('People and roles', () => {
         body: { error: 'No one has signed in with that email yet.' },
       }),
     });
-    signIn('admin');
+    signInAs('admin');
     const user = userEvent.setup();
     render(<PeopleAndRoles />);
     await user.click(screen.getByRole('button', { name: 'Find' }));
@@ -201,7 +171,7 @@ describe('People and roles', () => {
           body: { error: 'Only admins may change roles. Ask an admin to run npm run user:role for you.' },
         }),
       });
-      signIn('admin');
+      signInAs('admin');
       const user = userEvent.setup();
       render(<PeopleAndRoles />);
       await user.type(screen.getByLabelText('Email address'), 'ari@example.com');

@@ -10,8 +10,8 @@ import type { PublishProgress, PublishRun, PublishStatus } from '../../api/contr
 import type { StudioPublishAnswer } from '../../api/contract/studio.ts';
 import AdminPublish from '../../src/islands/AdminPublish.tsx';
 import { PostActions } from '../../src/islands/studio/PostActions.tsx';
-import { $auth } from '../../src/stores/auth.ts';
 import { $toasts } from '../../src/stores/toast.ts';
+import { signInAs } from '../helpers/signed-in.ts';
 
 const realFetch = globalThis.fetch;
 afterEach(() => {
@@ -19,36 +19,6 @@ afterEach(() => {
   globalThis.fetch = realFetch;
   $toasts.set([]);
 });
-
-// Each test signs in as someone of its own, so the page-wide stores of one never answer another.
-let people = 0;
-function signIn(role: string): string {
-  const uid = `staff-${(people += 1)}`;
-  $auth.set({
-    user: {
-      uid,
-      displayName: 'Ari Admin',
-      email: 'ari@example.com',
-      photoURL: null,
-      emailVerified: true,
-      isAnonymous: false,
-    },
-    profile: {
-      firebase_uid: uid,
-      display_name: 'Ari Admin',
-      email: 'ari@example.com',
-      photo_url: null,
-      role,
-      user_type: ['buyer'],
-      created_at: '2026-11-01T00:00:00Z',
-      updated_at: '2026-11-01T00:00:00Z',
-      suspension: null,
-    },
-    loading: false,
-    demoMode: false,
-  });
-  return uid;
-}
 
 /**
  * Answers each `METHOD /path` with the next of its bodies, the last one from then on; counts the
@@ -105,7 +75,7 @@ describe('/admin while a publish runs', () => {
           status(null),
         ],
       });
-      signIn('admin');
+      signInAs('admin');
       render(<AdminPublish />);
 
       await screen.findByText('Release #12: Building…');
@@ -142,7 +112,7 @@ describe('/admin while a publish runs', () => {
 
   it('shows no bar for a run that is only queued', async () => {
     stubFetch({ 'GET /api/admin/publish': [status(run(13, 'queued', null))] });
-    signIn('admin');
+    signInAs('admin');
     render(<AdminPublish />);
     await screen.findByText('Release #13: Queued…');
     expect(screen.queryByRole('progressbar')).toBeNull();
@@ -163,7 +133,7 @@ describe('the studio while a publish runs', () => {
         'POST /api/studio/posts/7/publish': [answer],
         'GET /api/studio/releases/12': [run(12, 'building', rendering), run(12, 'succeeded', null)],
       });
-      const uid = signIn('editor');
+      const uid = signInAs('editor');
       const user = userEvent.setup();
       render(
         <PostActions
