@@ -2,13 +2,12 @@
 // was sent (or, without a mail server, only kept here) or waits for a retry, with its text and headers.
 // Admins only; everyone else sees why.
 import { useStore } from '@nanostores/react';
-import { useEffect } from 'react';
 import { isAdmin, type OutboxEmail } from '../../api/contract.ts';
 import { ShowMore, useShowMore } from '../components/ShowMore.tsx';
 import { loadMoreOutbox, outbox } from '../stores/admin.ts';
-import { $auth, accountEmail, initAuth } from '../stores/auth.ts';
+import { accountEmail } from '../stores/auth.ts';
 import { When } from './moderation/parts.tsx';
-import { type Access, hasAccess, RoleGate, StaffOnly } from './RoleGate.tsx';
+import { type Access, RoleGate, StaffOnly, useGatedAccount } from './RoleGate.tsx';
 
 const badge = 'inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold';
 
@@ -25,12 +24,10 @@ function State({ email, kept }: { email: OutboxEmail; kept: boolean }) {
   );
 }
 
-export default function AdminOutbox() {
-  const auth = useStore($auth, { ssr: 'initial' });
-  const access: Access = { role: isAdmin };
-  const uid = hasAccess(auth, access) ? (auth.user?.uid ?? null) : null;
+const access: Access = { role: isAdmin };
 
-  useEffect(() => initAuth(), []);
+export default function AdminOutbox() {
+  const { auth, uid } = useGatedAccount(access);
 
   return (
     <RoleGate

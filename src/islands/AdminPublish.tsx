@@ -8,9 +8,9 @@ import { PublishProgressBar } from '../components/PublishProgressBar.tsx';
 import { errorMessage } from '../lib/api.ts';
 import { formatDateTime } from '../lib/time.ts';
 import { publishing, publishNow, rollBack } from '../stores/admin.ts';
-import { $auth, accountEmail, initAuth } from '../stores/auth.ts';
+import { accountEmail } from '../stores/auth.ts';
 import { posts, ReleasesTable, STATE_LABELS } from './admin/releases.tsx';
-import { type Access, hasAccess, RoleGate, StaffOnly } from './RoleGate.tsx';
+import { type Access, RoleGate, StaffOnly, useGatedAccount } from './RoleGate.tsx';
 
 // The dialog (and Radix with it) loads only when an admin asks to roll back.
 const ActionDialog = lazy(() =>
@@ -22,17 +22,15 @@ const POLL_MS = 2_000;
 const button =
   'rounded-full px-6 py-3 font-semibold disabled:cursor-not-allowed disabled:opacity-60 aria-disabled:opacity-60';
 
+const access: Access = { role: isAdmin };
+
 export default function AdminPublish() {
-  const auth = useStore($auth, { ssr: 'initial' });
-  const access: Access = { role: isAdmin };
-  const uid = hasAccess(auth, access) ? (auth.user?.uid ?? null) : null;
+  const { auth, uid } = useGatedAccount(access);
   const { data: status, error: loadError } = useStore(publishing.store(uid));
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
   const [confirming, setConfirming] = useState(false);
-
-  useEffect(() => initAuth(), []);
 
   // While a release runs, look every 2 s; otherwise every 10 s (other admins, other instances).
   const busy = status?.current !== null && status?.current !== undefined;

@@ -4,7 +4,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
 import { canModerate, type ModeratedComment, type ReportGroup } from '../../api/contract.ts';
-import { $auth, accountEmail, initAuth } from '../stores/auth.ts';
+import { accountEmail } from '../stores/auth.ts';
 import {
   auditLog,
   escalations,
@@ -27,7 +27,7 @@ import { openMatches, recallCardId, recallDecision, RecallsSection } from './mod
 import { SuspendDialog } from './moderation/SuspendDialog.tsx';
 import { AuditSection, EscalationsSection, SuspensionsSection } from './moderation/sections.tsx';
 import { ModeratorsOnly, RESOLVE_TEXT } from './moderation/texts.tsx';
-import { type Access, hasAccess, RoleGate } from './RoleGate.tsx';
+import { type Access, RoleGate, useGatedAccount } from './RoleGate.tsx';
 
 const REFRESH_MS = 30_000;
 
@@ -35,12 +35,10 @@ type Dialog =
   | { kind: 'action'; props: Omit<ActionDialogProps, 'onClose'> }
   | { kind: 'suspend'; uid: string; name: string; card: string };
 
-export default function ModerationConsole() {
-  const auth = useStore($auth, { ssr: 'initial' });
-  const access: Access = { role: canModerate };
-  const uid = hasAccess(auth, access) ? (auth.user?.uid ?? null) : null;
+const access: Access = { role: canModerate };
 
-  useEffect(() => initAuth(), []);
+export default function ModerationConsole() {
+  const { auth, uid } = useGatedAccount(access);
 
   return (
     <RoleGate

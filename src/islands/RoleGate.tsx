@@ -1,6 +1,7 @@
-import type { ReactNode } from 'react';
+import { useStore } from '@nanostores/react';
+import { type ReactNode, useEffect } from 'react';
 import { SignInPrompt } from '../components/SignInPrompt.tsx';
-import type { AuthState } from '../stores/auth.ts';
+import { $auth, type AuthState, initAuth } from '../stores/auth.ts';
 
 /** Which accounts a screen is for: any signed-in parent, or those whose role passes `role`. */
 export type Access = 'signed-in' | { role: (role: string | null | undefined) => boolean };
@@ -12,6 +13,16 @@ export type Access = 'signed-in' | { role: (role: string | null | undefined) => 
 export function hasAccess(auth: AuthState, access: Access): boolean {
   if (auth.loading || auth.user === null) return false;
   return access === 'signed-in' || (!auth.demoMode && access.role(auth.profile?.role));
+}
+
+/**
+ * The account of a screen behind a RoleGate: it starts sign-in as the island loads, and answers the
+ * account's state and, only when the account may use the screen, its uid.
+ */
+export function useGatedAccount(access: Access): { auth: AuthState; uid: string | null } {
+  const auth = useStore($auth, { ssr: 'initial' });
+  useEffect(() => initAuth(), []);
+  return { auth, uid: hasAccess(auth, access) ? (auth.user?.uid ?? null) : null };
 }
 
 interface Props {

@@ -1,12 +1,12 @@
 // The studio's preview (/studio/preview/?post=<id>; docs/product.md, "The studio"): the post's
 // latest text in the live site's real post page, from GET /api/studio/posts/:postId/preview,
 // shown in a sandboxed frame that runs no script (so nothing on the page acts on a draft).
-import { useStore } from '@nanostores/react';
+
 import { useEffect, useState } from 'react';
 import { canWritePosts } from '../../../api/contract/studio.ts';
 import { api, errorMessage, withToken } from '../../lib/api.ts';
-import { $auth, accountEmail, getIdToken, initAuth } from '../../stores/auth.ts';
-import { type Access, hasAccess, RoleGate } from '../RoleGate.tsx';
+import { accountEmail, getIdToken } from '../../stores/auth.ts';
+import { type Access, RoleGate, useGatedAccount } from '../RoleGate.tsx';
 import { WritersOnly } from './WritersOnly.tsx';
 
 const access: Access = { role: canWritePosts };
@@ -16,9 +16,7 @@ const WIDTHS = { phone: '390px', desktop: '100%' } as const;
 type Width = keyof typeof WIDTHS;
 
 export default function PreviewFrame() {
-  const auth = useStore($auth, { ssr: 'initial' });
-  const uid = hasAccess(auth, access) ? (auth.user?.uid ?? null) : null;
-  useEffect(() => initAuth(), []);
+  const { auth, uid } = useGatedAccount(access);
   return (
     <RoleGate
       auth={auth}

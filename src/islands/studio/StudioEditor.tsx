@@ -1,21 +1,19 @@
 // The studio's editor (/studio/edit/: a new post; ?post=<id>: an existing one), docs/product.md
 // "The studio". Authors, editors and admins; everyone else sees why.
 import { useStore } from '@nanostores/react';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { canWritePosts } from '../../../api/contract/studio.ts';
 import { errorMessage } from '../../lib/api.ts';
-import { $auth, accountEmail, initAuth } from '../../stores/auth.ts';
+import { accountEmail } from '../../stores/auth.ts';
 import { studioPost } from '../../stores/studio.ts';
-import { type Access, hasAccess, RoleGate } from '../RoleGate.tsx';
+import { type Access, RoleGate, useGatedAccount } from '../RoleGate.tsx';
 import { Editor } from './Editor.tsx';
 import { WritersOnly } from './WritersOnly.tsx';
 
 const access: Access = { role: canWritePosts };
 
 export default function StudioEditor() {
-  const auth = useStore($auth, { ssr: 'initial' });
-  const uid = hasAccess(auth, access) ? (auth.user?.uid ?? null) : null;
-  useEffect(() => initAuth(), []);
+  const { auth, uid } = useGatedAccount(access);
   return (
     <RoleGate
       auth={auth}

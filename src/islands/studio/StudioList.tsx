@@ -2,7 +2,7 @@
 // its state, author, last change and publish time, filtered by state. Authors, editors and admins;
 // everyone else sees why.
 import { useStore } from '@nanostores/react';
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import {
   canWritePosts,
   POST_STATUS_LABELS,
@@ -13,19 +13,17 @@ import {
 import { type Column, DataTable } from '../../components/DataTable.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/time.ts';
-import { $auth, accountEmail, initAuth } from '../../stores/auth.ts';
+import { accountEmail } from '../../stores/auth.ts';
 import { studioPosts } from '../../stores/studio.ts';
 import { When } from '../moderation/parts.tsx';
-import { type Access, hasAccess, RoleGate } from '../RoleGate.tsx';
+import { type Access, RoleGate, useGatedAccount } from '../RoleGate.tsx';
 import { StatusBadge } from './parts.tsx';
 import { WritersOnly } from './WritersOnly.tsx';
 
 const access: Access = { role: canWritePosts };
 
 export default function StudioList() {
-  const auth = useStore($auth, { ssr: 'initial' });
-  const uid = hasAccess(auth, access) ? (auth.user?.uid ?? null) : null;
-  useEffect(() => initAuth(), []);
+  const { auth, uid } = useGatedAccount(access);
   return (
     <RoleGate
       auth={auth}
