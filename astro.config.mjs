@@ -16,8 +16,10 @@ const site = env.PUBLIC_SITE_URL || DEFAULT_SITE_URL;
  * writes them while the build runs): the sitemap lists them as a full build would.
  */
 function keptPages() {
-  if (!env.NESTLING_RENDER_PLAN) return [];
-  const { out } = JSON.parse(fs.readFileSync(env.NESTLING_RENDER_PLAN, 'utf8'));
+  // Read at each build's end: a warm renderer (scripts/lib/astro-renderer.mjs) builds many.
+  const plan = process.env.NESTLING_RENDER_PLAN;
+  if (!plan) return [];
+  const { out } = JSON.parse(fs.readFileSync(plan, 'utf8'));
   if (!fs.existsSync(out)) return [];
   /** @type {{ kept: string[] }} */
   const { kept } = JSON.parse(fs.readFileSync(out, 'utf8'));

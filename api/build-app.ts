@@ -5,12 +5,14 @@
 // the sanitizer stored post bodies went through, which the build applies again before rendering.
 import path from 'node:path';
 import { type AppType, createApp } from './app.ts';
-import { databaseLocation } from './db/database.ts';
+import { type DB, databaseLocation } from './db/database.ts';
 import { prepareDatabase } from './db/prepare.ts';
 import { parseEnv } from './env.ts';
 import { fixedReleaseSource } from './lib/live-release.ts';
 
 export { sanitizeHtml } from './lib/html.ts';
+
+const databases = new Map<string, Promise<DB>>();
 
 /**
  * The publisher names the release being built (NESTLING_RELEASE_ID): pages render its posts while
@@ -19,9 +21,14 @@ export { sanitizeHtml } from './lib/html.ts';
  */
 export async function createBuildApp(env: NodeJS.ProcessEnv = process.env): Promise<AppType> {
   const candidate = env.NESTLING_RELEASE_ID;
-  const { db } = await prepareDatabase(
-    databaseLocation(parseEnv(env)),
-    path.resolve(env.CONTENT_DIR || 'content'),
-  );
+  const location = databaseLocation(parseEnv(env));
+  // One connection per database for the process, however many releases it builds.
+  let prepared = databases.get(location);
+  if (!prepared) {
+    prepared = prepareDatabase(location, path.resolve(env.CONTENT_DIR || 'content')).then(({ db }) => db);
+    databases.set(location, prepared);
+    prepared.catch(() => databases.delete(location));
+  }
+  const db = await prepared;
   return createApp({ db, ...(candidate ? { release: fixedReleaseSource(db, Number(candidate)) } : {}) });
 }

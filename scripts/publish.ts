@@ -29,5 +29,6 @@ async function publish(): Promise<boolean> {
 
 const ok = await publish();
 await publisher.idle();
+await publisher.close();
 await db.destroy();
 process.exit(ok ? 0 : 1);

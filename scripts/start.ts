@@ -136,7 +136,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     clearInterval(scheduleTimer);
     clearInterval(purgeTimer);
     // The worker finishes a send in progress before the database closes; what is left waits in its table.
-    void Promise.all([deliveries.stop(), recallRefresh?.stop()])
+    void Promise.all([deliveries.stop(), recallRefresh?.stop(), publisher.close()])
       .then(() => server.close())
       .then(() => process.exit(0));
   });

@@ -22,6 +22,7 @@ import { liveRelease } from '../../api/db/queries/releases.ts';
 import { startServer } from '../../api/server.ts';
 import { type BuildOptions, type BuiltSite, buildSite } from '../lib/build.ts';
 import { createPublisher, type Publisher } from '../lib/publisher.ts';
+import { createSiteRenderer } from '../lib/site-renderer.ts';
 import { tempDir } from '../lib/temp.ts';
 import { generateContent } from './generate-posts.ts';
 import { machine, mib, SQLITE_ONLY, trackPeakMemory } from './lib.ts';
@@ -378,6 +379,8 @@ async function benchSize(count: number, result: SizeResult): Promise<void> {
     const buildEnv = { ...process.env, ...SQLITE_ONLY, DATABASE_PATH: dbFile, CONTENT_DIR: content };
 
     let last: Build | null = null;
+    // As the server's publisher does: publishes after the first reuse its bundle (decision 020).
+    const renderer = createSiteRenderer();
     // The real build, with its answer and the peak memory of this process tree while it runs.
     const measuredBuild = async (site: string, env: NodeJS.ProcessEnv, options: BuildOptions) => {
       last = null;
@@ -388,6 +391,7 @@ async function benchSize(count: number, result: SizeResult): Promise<void> {
       try {
         built = await buildSite(site, env, {
           ...options,
+          renderer,
           onProgress: (progress) => {
             phaseAt[progress.phase] ??= Date.now();
             options.onProgress?.(progress);
@@ -494,6 +498,7 @@ async function benchSize(count: number, result: SizeResult): Promise<void> {
       await publisher.idle();
       // Closes the database too.
       await server.close();
+      await renderer.close();
     }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

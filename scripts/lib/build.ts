@@ -13,6 +13,7 @@ import {
   type RenderPlanInput,
   type RenderPlanOutput,
 } from '../../src/lib/render-keys.ts';
+import type { SiteRenderer } from './site-renderer.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 /** What a build's output depends on besides its data (see codeKey). */
@@ -96,24 +97,14 @@ function astroBuild(
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let tail = '';
-    let pages = 0;
     let partial = '';
-    // Astro prints a line per page; show the phases and a running page count instead.
+    const print = printLines(watch);
     const relay = (chunk: Buffer) => {
       const text = chunk.toString();
       tail = (tail + text).slice(-4000);
       const lines = (partial + text).split('\n');
       partial = lines.pop() ?? '';
-      for (const line of lines) {
-        if (!line.trim()) continue;
-        watch(line);
-        if (PAGE_LINE.test(line)) {
-          pages += 1;
-          if (pages % 100 === 0) console.log(`  [build] ${pages} pages written …`);
-        } else if (!/^\s*▶/.test(line)) {
-          console.log(`  [build] ${line.replace(/^\d\d:\d\d:\d\d /, '')}`);
-        }
-      }
+      for (const line of lines) print(line);
     };
     child.stdout.on('data', relay);
     child.stderr.on('data', relay);
@@ -127,6 +118,24 @@ function astroBuild(
   });
 }
 
+/**
+ * Shows a build's output: the phases and a running page count rather than Astro's line per page,
+ * and gives every line to `watch`.
+ */
+function printLines(watch: LineWatcher): LineWatcher {
+  let pages = 0;
+  return (line) => {
+    if (!line.trim()) return;
+    watch(line);
+    if (PAGE_LINE.test(line)) {
+      pages += 1;
+      if (pages % 100 === 0) console.log(`  [build] ${pages} pages written …`);
+    } else if (!/^\s*▶/.test(line)) {
+      console.log(`  [build] ${line.replace(/^\d\d:\d\d:\d\d /, '')}`);
+    }
+  };
+}
+
 /** The line Astro prints for each page or file it writes. */
 const PAGE_LINE = /[├└]─/;
 const PLAN_LINE = /\[plan\] (full|incremental): (\d+) of (\d+) keyed pages to render/;
@@ -137,6 +146,8 @@ export interface BuildOptions {
   /** What the build is doing and how far it is (a publish shows it on /admin and in the studio). */
   onProgress?: (progress: PublishProgress) => void;
   log?: (line: string) => void;
+  /** Renders with a bundle kept from the last build of the same code (docs/decisions/020). */
+  renderer?: SiteRenderer;
 }
 
 export interface BuiltSite {
@@ -149,6 +160,8 @@ export interface BuiltSite {
   renderedPages: string[];
   /** Keyed pages linked from the live release instead. */
   kept: number;
+  /** Whether it rendered with the bundle of an earlier build rather than bundling the code again. */
+  warm: boolean;
 }
 
 /**
@@ -256,7 +269,10 @@ export async function buildSite(
     let previous = previousKeys(options.previous, code);
     if (options.previous && !previous)
       log('The live release was built by other code or settings: rendering every page.');
-    let plan = await render(outDir, env, code, previous, planDir, report);
+    const renderer = options.renderer ?? null;
+    const warm = renderer?.isWarm(env, code) ?? false;
+    if (warm) log('Rendering with the bundle of the last build (the code and settings are the same).');
+    let plan = await render(outDir, env, code, previous, planDir, report, renderer);
     if (plan.incremental && options.previous) {
       // Kept pages refer to the live release's hashed assets: this build must have made the same.
       const sameAssets = assetNames(options.previous) === assetNames(outDir);
@@ -265,7 +281,7 @@ export async function buildSite(
       if (!linked) {
         log('The live release lacks a page or an asset this build would keep: rendering every page.');
         previous = null;
-        plan = await render(outDir, env, code, previous, planDir, report);
+        plan = await render(outDir, env, code, previous, planDir, report, renderer);
       }
     }
     const keys: RenderKeys = { codeKey: plan.codeKey, pages: plan.pages };
@@ -287,6 +303,7 @@ export async function buildSite(
       rendered,
       renderedPages: plan.rendered,
       kept: plan.kept.length,
+      warm,
     };
   } finally {
     fs.rmSync(planDir, { recursive: true, force: true });
@@ -301,6 +318,7 @@ async function render(
   previous: RenderKeys | null,
   planDir: string,
   report: (progress: PublishProgress) => void,
+  renderer: SiteRenderer | null,
 ): Promise<RenderPlanOutput> {
   fs.rmSync(outDir, { recursive: true, force: true });
   fs.mkdirSync(outDir, { recursive: true });
@@ -314,7 +332,7 @@ async function render(
   let incremental: boolean | null = null;
   let reportedAt = 0;
   report({ phase: 'rendering', done, total, incremental });
-  await runAstroBuild(outDir, { ...env, NESTLING_RENDER_PLAN: inputFile }, (line) => {
+  const watch = (line: string) => {
     const plan = PLAN_LINE.exec(line);
     if (plan) {
       incremental = plan[1] === 'incremental';
@@ -329,7 +347,10 @@ async function render(
       reportedAt = Date.now();
       report({ phase: 'rendering', done, total: total === null ? null : Math.max(total, done), incremental });
     }
-  });
+  };
+  const planned = { ...env, NESTLING_RENDER_PLAN: inputFile };
+  if (renderer) await renderer.render(outDir, planned, code, printLines(watch));
+  else await runAstroBuild(outDir, planned, watch);
   if (!fs.existsSync(input.out)) throw new Error('The site build did not say which pages it rendered.');
   return JSON.parse(fs.readFileSync(input.out, 'utf8')) as RenderPlanOutput;
 }

@@ -34,6 +34,7 @@ import type { ReleaseRow } from '../../api/db/schema.ts';
 import { syncContent } from '../../api/db/sync.ts';
 import type { PublishService } from '../../api/types.ts';
 import { buildSite, type BuildOptions } from './build.ts';
+import { createSiteRenderer } from './site-renderer.ts';
 import { discardBuild, prepareSiteDir, pruneBuilds } from './site-dir.ts';
 
 export interface PublisherOptions {
@@ -72,6 +73,8 @@ export interface Publisher extends PublishService {
   idle: () => Promise<void>;
   /** Waits until a run has finished, on whichever instance runs it. */
   finished: (id: number) => Promise<PublishRun>;
+  /** Stops the build kept warm between publishes (it also stops by itself when idle or orphaned). */
+  close: () => Promise<void>;
 }
 
 const FINISHED = new Set<PublishRun['state']>(['succeeded', 'failed', 'rolled_back', 'retired']);
@@ -86,7 +89,12 @@ export function createPublisher(options: PublisherOptions): Publisher {
   const { db, siteDir } = options;
   const now = options.now ?? (() => new Date());
   const log = options.log ?? ((line: string) => console.log(line));
-  const build = options.build ?? buildSite;
+  // Publishes after the first render with the bundle it made while the code stays the same.
+  const renderer = options.build ? null : createSiteRenderer();
+  const build =
+    options.build ??
+    ((outDir: string, env: NodeJS.ProcessEnv, buildOptions: BuildOptions) =>
+      buildSite(outDir, env, { ...buildOptions, renderer: renderer ?? undefined }));
   const leaseMs = options.leaseMs ?? 60_000;
   const pollMs = options.pollMs ?? 500;
   const instance = options.instance ?? `${os.hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
@@ -267,6 +275,10 @@ export function createPublisher(options: PublisherOptions): Publisher {
     async idle() {
       while (pass) await pass;
     },
+    async close() {
+      await renderer?.close();
+    },
+
     async finished(id) {
       for (let waited = false; ; waited = true) {
         await drain();

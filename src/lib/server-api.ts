@@ -7,11 +7,18 @@ import { createBuildApp } from '../../api/build-app.ts';
 
 export { sanitizeHtml } from '../../api/build-app.ts';
 
-let app: Promise<AppType> | undefined;
+/** The app of the release being built (a warm renderer builds one release after another). */
+let app: { release: string | undefined; app: Promise<AppType> } | undefined;
+
+function appOfThisBuild(): Promise<AppType> {
+  const release = process.env.NESTLING_RELEASE_ID;
+  if (!app || app.release !== release) app = { release, app: createBuildApp() };
+  return app.app;
+}
 
 export const buildApi = hc<AppType>('http://build.invalid', {
   fetch: async (input: RequestInfo | URL, init?: RequestInit) =>
-    (await (app ??= createBuildApp())).request(input, init),
+    (await appOfThisBuild()).request(input, init),
 }).api;
 
 export { read } from './api.ts';

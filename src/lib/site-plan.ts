@@ -107,7 +107,8 @@ function decide(input: RenderPlanInput | null, groups: Entry<unknown, unknown>[]
   return render;
 }
 
-let planned: ReturnType<typeof makePlan> | undefined;
+/** The plan of the build in progress, by its input file (a warm renderer runs many builds). */
+let planned: { file: string; plan: ReturnType<typeof makePlan> } | undefined;
 
 async function makePlan() {
   const site = await loadSite();
@@ -127,6 +128,8 @@ async function makePlan() {
  * for it one after another). Outside a publish's build (astro dev) it is fetched for every ask.
  */
 export function sitePlan() {
-  if (!process.env.NESTLING_RENDER_PLAN) return makePlan();
-  return (planned ??= makePlan());
+  const file = process.env.NESTLING_RENDER_PLAN;
+  if (!file) return makePlan();
+  if (planned?.file !== file) planned = { file, plan: makePlan() };
+  return planned.plan;
 }

@@ -2,7 +2,10 @@
 // pages a change touches and links every other file from the live release; the release folder is
 // complete on its own, and a full rebuild of the same release writes the same bytes. A build that
 // fails leaves the live release as it was; a change to the site's settings renders everything.
-// The publisher runs in this process over a SQLite file of its own (no server, no browser).
+// Publishes render with one warm renderer (docs/decisions/020), as the server's publisher does:
+// after the first, a publish reuses the first's bundle, and the full rebuild it is compared with
+// is a plain `astro build`. The publisher runs in this process over a SQLite file of its own (no
+// server, no browser).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,8 +14,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PublishRun } from '../../api/contract.ts';
 import type { DB } from '../../api/db/database.ts';
 import { prepareDatabase } from '../../api/db/prepare.ts';
-import { buildSite, type BuiltSite } from '../../scripts/lib/build.ts';
+import { buildSite, type BuiltSite, codeKey } from '../../scripts/lib/build.ts';
 import { createPublisher, type Publisher } from '../../scripts/lib/publisher.ts';
+import { createSiteRenderer, type SiteRenderer } from '../../scripts/lib/site-renderer.ts';
 import { tempDir } from '../../scripts/lib/temp.ts';
 import { createContentDir, type FixturePost, writePost } from '../helpers/content-fixture.ts';
 
@@ -36,6 +40,7 @@ let db: DB;
 let env: NodeJS.ProcessEnv;
 let lines: string[];
 let built: BuiltSite[];
+let renderer: SiteRenderer;
 
 function publisherWith(buildEnv: NodeJS.ProcessEnv): Publisher {
   return createPublisher({
@@ -46,7 +51,7 @@ function publisherWith(buildEnv: NodeJS.ProcessEnv): Publisher {
     log: (line) => lines.push(line),
     // The real build; what it says it rendered is kept for the test.
     build: async (outDir, env, options) => {
-      const site = await buildSite(outDir, env, options);
+      const site = await buildSite(outDir, env, { ...options, renderer });
       built.push(site);
       return site;
     },
@@ -96,8 +101,10 @@ beforeAll(async () => {
   const databasePath = path.join(dir, 'nestling.db');
   ({ db } = await prepareDatabase(databasePath, content));
   env = { ...process.env, DATABASE_URL: '', DATABASE_PATH: databasePath, CONTENT_DIR: content };
+  renderer = createSiteRenderer();
 });
 afterAll(async () => {
+  await renderer?.close();
   await db?.destroy();
 });
 
@@ -111,6 +118,7 @@ describe('an incremental publish', { timeout: 240_000 }, () => {
     first = run;
     expect(log).toContain('Rendering pages (the whole site)');
     expect(site.incremental).toBe(false);
+    expect(site.warm).toBe(false);
     expect(read(folderOf(first), page('/blog/news-0'))).toContain('News number 0');
   });
 
@@ -131,6 +139,9 @@ describe('an incremental publish', { timeout: 240_000 }, () => {
     // pages of its category (the new one opens the first, the edited one is on the second) and its
     // category's feed. Not the withdrawn post's page, nor anything of the other category.
     expect(site.incremental).toBe(true);
+    // With the first publish's bundle: the code and the settings are the same.
+    expect(site.warm).toBe(true);
+    expect(log).toContain('Rendering with the bundle of the last build');
     expect([...site.renderedPages].sort()).toEqual(
       [
         '/blog/news-fresh',
@@ -187,6 +198,7 @@ describe('an incremental publish', { timeout: 240_000 }, () => {
   });
 
   it('writes the same bytes as a full rebuild of the same release', async () => {
+    // `astro build` itself, in a process of its own: no renderer.
     const full = path.join(dir, 'full');
     const built = await buildSite(
       full,
@@ -214,11 +226,17 @@ describe('an incremental publish', { timeout: 240_000 }, () => {
         return `${file} ${stat.ino} ${stat.size} ${stat.mtimeMs}`;
       });
     const was = snapshot();
-    // A release that does not exist: the build fails once it asks the API for its posts.
-    await expect(
-      buildSite(path.join(dir, 'failed'), { ...env, NESTLING_RELEASE_ID: '9999' }, { previous: live }),
-    ).rejects.toThrow(/Site build failed/);
-    expect(snapshot()).toEqual(was);
+    // A release that does not exist: the build fails once it asks the API for its posts, with the
+    // warm renderer and with a plain `astro build`.
+    expect(renderer.isWarm(env, codeKey(env))).toBe(true);
+    for (const options of [{ previous: live, renderer }, { previous: live }]) {
+      await expect(
+        buildSite(path.join(dir, 'failed'), { ...env, NESTLING_RELEASE_ID: '9999' }, options),
+      ).rejects.toThrow(/Site build failed/);
+      expect(snapshot()).toEqual(was);
+    }
+    // A failed render's process is not used again.
+    expect(renderer.isWarm(env, codeKey(env))).toBe(false);
   });
 
   it('renders everything when a setting every page shows changes', async () => {
@@ -228,6 +246,7 @@ describe('an incremental publish', { timeout: 240_000 }, () => {
     );
     expect(log).toContain('Rendering pages (the whole site)');
     expect(site.incremental).toBe(false);
+    expect(site.warm).toBe(false);
     expect(site.kept).toBe(0);
     const before = folderOf(second);
     const after = folderOf(run);
