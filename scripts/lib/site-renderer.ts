@@ -59,6 +59,28 @@ function settingsKey(env: NodeJS.ProcessEnv, code: string): string {
 }
 
 /**
+ * Removes the workspaces of renderers whose process has gone without removing them (it was killed):
+ * the workspace's name carries its owner's pid.
+ */
+function removeOrphans(): void {
+  for (const name of fs.readdirSync(WORKSPACES)) {
+    const owner = /^warm-(\d+)-/.exec(name)?.[1];
+    if (!owner || Number(owner) === process.pid || isRunning(Number(owner))) continue;
+    fs.rmSync(path.join(WORKSPACES, name), { recursive: true, force: true });
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
  * A renderer that keeps its child between renders and stops it after `idleMs` without one. The
  * child never keeps this process alive while it waits.
  */
@@ -73,6 +95,8 @@ export function createSiteRenderer(options: { idleMs?: number } = {}): SiteRende
     const gone = current.exited
       ? Promise.resolve()
       : new Promise<void>((resolve) => current.child.once('exit', () => resolve()));
+    // Waited for even when idle: an unreferenced child's exit would not keep this process running.
+    current.child.ref();
     if (!current.exited) current.child.kill('SIGKILL');
     return gone.then(() => {
       fs.rmSync(current.workspace, { recursive: true, force: true });
@@ -82,7 +106,8 @@ export function createSiteRenderer(options: { idleMs?: number } = {}): SiteRende
 
   function start(key: string, env: NodeJS.ProcessEnv, watch: { line: (line: string) => void }): Warm {
     fs.mkdirSync(WORKSPACES, { recursive: true });
-    const workspace = fs.mkdtempSync(path.join(WORKSPACES, 'warm-'));
+    removeOrphans();
+    const workspace = fs.mkdtempSync(path.join(WORKSPACES, `warm-${process.pid}-`));
     const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nestling-astro-cache-'));
     const child = fork(WORKER, [], {
       cwd: ROOT,

@@ -6,6 +6,7 @@
 // after the first, a publish reuses the first's bundle, and the full rebuild it is compared with
 // is a plain `astro build`. The publisher runs in this process over a SQLite file of its own (no
 // server, no browser).
+import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -41,6 +42,8 @@ let env: NodeJS.ProcessEnv;
 let lines: string[];
 let built: BuiltSite[];
 let renderer: SiteRenderer;
+/** Where renderers keep their bundles (scripts/lib/site-renderer.ts). */
+const WORKSPACES = path.resolve(import.meta.dirname, '../../.site-builds');
 
 function publisherWith(buildEnv: NodeJS.ProcessEnv): Publisher {
   return createPublisher({
@@ -240,6 +243,10 @@ describe('an incremental publish', { timeout: 240_000 }, () => {
   });
 
   it('renders everything when a setting every page shows changes', async () => {
+    // A workspace left by a renderer whose process was killed: the next one to start removes it.
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
+    const orphan = path.join(WORKSPACES, `warm-${gone}-orphan`);
+    fs.mkdirSync(orphan, { recursive: true });
     const { run, log, site } = await publish(
       publisherWith({ ...env, PUBLIC_SITE_URL: 'https://nestling.example' }),
       'new address',
@@ -255,5 +262,13 @@ describe('an incremental publish', { timeout: 240_000 }, () => {
       expect(inode(after, file), file).not.toBe(inode(before, file));
       expect(read(after, file), file).toContain('https://nestling.example/blog/');
     }
+    expect(fs.existsSync(orphan)).toBe(false);
+  });
+
+  it('stops its renderer and removes its workspace when closed', async () => {
+    const ours = () => fs.readdirSync(WORKSPACES).filter((name) => name.startsWith(`warm-${process.pid}-`));
+    expect(ours()).toHaveLength(1);
+    await renderer.close();
+    expect(ours()).toEqual([]);
   });
 });
