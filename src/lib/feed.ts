@@ -5,6 +5,18 @@ import { SITE_NAME, SITE_URL } from '../config.ts';
 import type { BlogCategory, BlogPost } from '../../api/contract.ts';
 import { sanitizeHtml } from './server-api.ts';
 
+/**
+ * Sanitized bodies by their source, from the last feed and this one: a warm renderer (decision 020)
+ * writes the feeds at every publish, and most bodies have not changed since the last.
+ */
+let sanitized = { last: new Map<string, string>(), now: new Map<string, string>() };
+
+function sanitizedBody(html: string): string {
+  const known = sanitized.now.get(html) ?? sanitized.last.get(html) ?? sanitizeHtml(html);
+  sanitized.now.set(html, known);
+  return known;
+}
+
 const escapeXml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -16,6 +28,8 @@ export async function blogFeed(
 ): Promise<Response> {
   const names = new Map(categories.map((c) => [c.slug, c.categoryName]));
   const selected = category ? posts.filter((p) => p.relatedCategories.includes(category.slug)) : posts;
+  // The whole feed starts a new generation, so bodies no longer published are forgotten.
+  if (!category) sanitized = { last: sanitized.now, now: new Map() };
   return rss({
     title: category ? `${SITE_NAME} blog: ${category.categoryName}` : `${SITE_NAME} blog`,
     description: category
@@ -29,7 +43,7 @@ export async function blogFeed(
       link: `${SITE_URL}/blog/${post.slug}`,
       pubDate: new Date(post.publishedAt ?? post.createdAt),
       description: post.excerpt,
-      content: sanitizeHtml(post.content),
+      content: sanitizedBody(post.content),
       categories: post.relatedCategories.map((slug) => names.get(slug) ?? slug),
       customData: `<dc:creator>${escapeXml(post.authorName)}</dc:creator>`,
     })),
