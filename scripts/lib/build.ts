@@ -368,29 +368,30 @@ async function render(
 /**
  * Every file of the new folder that the live release has byte for byte becomes a link to the live
  * release's, with its .br and .gz: unchanged files are the live release's own, never compressed again.
- * Asynchronous, a few files at a time: the server answers readers meanwhile.
  */
 async function reuseUnchanged(previous: string, outDir: string): Promise<void> {
-  const files = fs
-    .readdirSync(outDir, { recursive: true, encoding: 'utf8' })
-    .filter((file) => !/\.(br|gz)$/.test(file));
-  const same = async (file: string): Promise<boolean> => {
+  const files = fs.readdirSync(outDir, { recursive: true, encoding: 'utf8' });
+  for (const [i, file] of files.entries()) {
+    if (i % YIELD_EVERY === 0) await letOthersRun();
+    if (/\.(br|gz)$/.test(file)) continue;
     const mine = path.join(outDir, file);
     const theirs = path.join(previous, file);
-    const [stat, other] = await Promise.all([
-      fs.promises.stat(mine),
-      fs.promises.stat(theirs).catch(() => null),
-    ]);
-    if (!stat.isFile() || !other || other.ino === stat.ino || other.size !== stat.size) return false;
-    const [a, b] = await Promise.all([fs.promises.readFile(mine), fs.promises.readFile(theirs)]);
-    return a.equals(b);
-  };
-  for (let i = 0; i < files.length; i += 64) {
-    const batch = files.slice(i, i + 64);
-    const unchanged = await Promise.all(batch.map(same));
-    batch.forEach((file, j) => unchanged[j] && linkFrom(previous, outDir, file));
+    const stat = fs.statSync(mine);
+    if (!stat.isFile() || !fs.existsSync(theirs)) continue;
+    const other = fs.statSync(theirs);
+    if (other.ino === stat.ino || other.size !== stat.size) continue;
+    if (!fs.readFileSync(mine).equals(fs.readFileSync(theirs))) continue;
+    linkFrom(previous, outDir, file);
   }
 }
+
+/**
+ * The steps after the render read thousands of files in the server's process. Synchronous reads are
+ * several times faster there than asynchronous ones while it answers readers, so they run in
+ * slices, giving the server its turn between them.
+ */
+const YIELD_EVERY = 100;
+const letOthersRun = () => new Promise((resolve) => setImmediate(resolve));
 
 /** Builds Pagefind's static search index of the posts (pages marked data-pagefind-body). */
 export async function indexForSearch(dir: string): Promise<void> {
@@ -417,12 +418,13 @@ export async function writeInlineScriptHashes(dir: string): Promise<void> {
   const hashes = new Set<string>();
   const seen = new Map<string, string[]>();
   const files = fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.html'));
-  for (const file of files) {
+  for (const [i, file] of files.entries()) {
+    if (i % YIELD_EVERY === 0) await letOthersRun();
     const full = path.join(dir, file);
-    const stat = await fs.promises.stat(full);
+    const stat = fs.statSync(full);
     // A page kept from the live release is its file (a link): its scripts were hashed last time.
     const id = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}`;
-    const found = scriptHashesByFile.get(id) ?? inlineScriptHashes(await fs.promises.readFile(full, 'utf8'));
+    const found = scriptHashesByFile.get(id) ?? inlineScriptHashes(fs.readFileSync(full, 'utf8'));
     seen.set(id, found);
     for (const hash of found) hashes.add(hash);
   }
