@@ -118,6 +118,9 @@ export function createSiteRenderer(options: { idleMs?: number } = {}): SiteRende
         ASTRO_TELEMETRY_DISABLED: '1',
       },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      // Plain Node, as `astro build` runs: the child imports no TypeScript itself (Astro loads the
+      // config), and tsx's loader, which fork would pass on, cost 2-3 s and 200 MiB a bundle.
+      execArgv: [],
     });
     const waiting: Warm['waiting'] = new Map();
     let partial = '';
