@@ -170,15 +170,14 @@ async function render(outDir) {
   }
 }
 
-/** The settings a render is for; the rest of the environment is this process's own. */
-const PER_RENDER = ['NESTLING_RELEASE_ID', 'NESTLING_RENDER_PLAN'];
-
 // One render at a time: site-renderer.ts sends the next only after this one answers.
 process.on('message', async (/** @type {any} */ message) => {
   if (message?.type !== 'render') return;
-  for (const name of PER_RENDER) {
-    if (message.env[name] === undefined) delete process.env[name];
-    else process.env[name] = message.env[name];
+  // The settings this render is for (site-renderer.ts's PER_RENDER; null: unset); the rest of the
+  // environment is this process's own.
+  for (const [name, value] of Object.entries(message.env)) {
+    if (value === null) delete process.env[name];
+    else process.env[name] = value;
   }
   try {
     await render(message.outDir);

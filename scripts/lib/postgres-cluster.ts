@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from './ports.ts';
+import { isAlive } from './processes.ts';
 import { findOrInstall, postgresqlBinary, SystemDependencyError } from './system-deps.ts';
 
 const PREFIX = 'nestling-pg-';
@@ -52,16 +53,6 @@ async function serverAccount(): Promise<string | undefined> {
   return SERVER_ACCOUNT;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but is not ours to signal.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Stops and removes the clusters of earlier runs that died without cleaning up. */
 async function removeLeftovers(pgCtl: string, account: string | undefined): Promise<void> {
   const tmp = os.tmpdir();
@@ -74,7 +65,7 @@ async function removeLeftovers(pgCtl: string, account: string | undefined): Prom
     } catch {
       continue; // not (yet) one of ours
     }
-    if (!Number.isInteger(owner) || alive(owner)) continue;
+    if (!Number.isInteger(owner) || isAlive(owner)) continue;
     if (fs.existsSync(path.join(dir, 'data', 'postmaster.pid'))) {
       await run(pgCtl, ['stop', '-D', path.join(dir, 'data'), '-m', 'immediate', '-w'], {
         as: account,

@@ -6,6 +6,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { isAlive } from './processes.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const WORKER = path.join(ROOT, 'scripts/lib/astro-renderer.mjs');
@@ -65,18 +66,8 @@ function settingsKey(env: NodeJS.ProcessEnv, code: string): string {
 function removeOrphans(): void {
   for (const name of fs.readdirSync(WORKSPACES)) {
     const owner = /^warm-(\d+)-/.exec(name)?.[1];
-    if (!owner || Number(owner) === process.pid || isRunning(Number(owner))) continue;
+    if (!owner || Number(owner) === process.pid || isAlive(Number(owner))) continue;
     fs.rmSync(path.join(WORKSPACES, name), { recursive: true, force: true });
-  }
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it runs, as another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -200,7 +191,8 @@ export function createSiteRenderer(options: { idleMs?: number } = {}): SiteRende
         await current.ready;
         const id = nextId++;
         const rendered = new Promise<void>((resolve, reject) => current.waiting.set(id, { resolve, reject }));
-        const perRender = Object.fromEntries([...PER_RENDER].map((name) => [name, env[name]]));
+        // null for an unset one (IPC's JSON drops undefined), so the child unsets it.
+        const perRender = Object.fromEntries([...PER_RENDER].map((name) => [name, env[name] ?? null]));
         current.child.send({ type: 'render', id, outDir: path.resolve(outDir), env: perRender });
         await rendered;
       } catch (error) {
