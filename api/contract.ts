@@ -30,6 +30,8 @@ export const COMMUNITY_FEED_DEFAULT = 3;
 /** Top-level comments in one page of a thread. */
 export const THREAD_PAGE_DEFAULT = 50;
 export const THREAD_PAGE_MAX = 100;
+/** Posts in one GET /api/blog/threads (the first page of each one's thread). */
+export const THREADS_PER_REQUEST_MAX = 100;
 
 // ---- Items -----------------------------------------------------------------------------------
 
@@ -159,6 +161,14 @@ export interface Comment extends Reply {
   reply_count: number;
   parent_comment_id: null;
   replies: Reply[];
+}
+
+/** One post's entry in GET /api/blog/threads: its thread's first page and the next page's cursor. */
+export interface ThreadFirstPage {
+  postId: number;
+  comments: Comment[];
+  /** Where the next page starts (`?before=`), or null when this page shows every comment. */
+  next: number | null;
 }
 
 /**

@@ -1,9 +1,16 @@
 import { Hono } from 'hono';
-import { canModerate, type CommentPosted, type LikeStatus } from '../contract.ts';
-import { addComment, ANONYMOUS, editComment, listThread, type Viewer } from '../db/queries/comments.ts';
+import { canModerate, type CommentPosted, type LikeStatus, type ThreadFirstPage } from '../contract.ts';
+import {
+  addComment,
+  ANONYMOUS,
+  editComment,
+  listFirstPages,
+  listThread,
+  type Viewer,
+} from '../db/queries/comments.ts';
 import { toggleCommentLike } from '../db/queries/likes.ts';
 import { deleteComment } from '../db/queries/moderation.ts';
-import { findLivePost, findPostRef } from '../db/queries/posts.ts';
+import { findLivePost, findPostRef, livePostIds } from '../db/queries/posts.ts';
 import { findRole } from '../db/queries/profiles.ts';
 import type { DB } from '../db/database.ts';
 import { optionalUser, refuseSuspended, requireUser } from '../middleware/auth.ts';
@@ -18,19 +25,28 @@ import {
   newCommentBody,
   postIdParam,
   threadQuery,
+  threadsQuery,
 } from './schemas.ts';
 
 const NOT_FOUND = { error: 'Post not found' } as const;
 
+/** The answers that show a post's thread: its pages, and the first pages of many threads at once. */
+const threadAnswers = (postId: number) => [`/api/blog/posts/${postId}/comments`, '/api/blog/threads'];
+
 /** What a change to a post's thread shows up in. */
 export const threadChanged = (post: { postId: number; slug: string }) => [
-  `/api/blog/posts/${post.postId}/comments`,
+  ...threadAnswers(post.postId),
   ...postChanged(post.slug),
 ];
 
 /** The same, from a post id alone. */
 export const threadChangedById = async (db: DB, postId: number) =>
   threadChanged(await findPostRef(db, postId));
+
+/** Who reads a thread: a signed-in parent or moderator, or anyone. */
+async function viewerOf(db: DB, user: { uid: string } | null): Promise<Viewer> {
+  return user ? { uid: user.uid, moderator: canModerate(await findRole(db, user.uid)) } : ANONYMOUS;
+}
 
 /** Comment threads, comments, replies, edits, deletions and comment likes (mounted under /api/blog). */
 export const commentRoutes = new Hono<AppEnv>()
@@ -44,10 +60,7 @@ export const commentRoutes = new Hono<AppEnv>()
       const post = await findLivePost(db, { postId: c.req.valid('param').postId }, c.get('release'));
       if (!post) return c.json(NOT_FOUND, 404);
       const { limit, before } = c.req.valid('query');
-      const user = c.get('user');
-      const viewer: Viewer = user
-        ? { uid: user.uid, moderator: canModerate(await findRole(db, user.uid)) }
-        : ANONYMOUS;
+      const viewer = await viewerOf(db, c.get('user'));
       const page = await listThread(db, post.postId, { limit, before: before ?? null }, viewer, now());
       if (page.next !== null) {
         c.header(
@@ -58,6 +71,16 @@ export const commentRoutes = new Hono<AppEnv>()
       return c.json(page.comments);
     },
   )
+  // The first page of several posts' threads at once, in request order; ids that are not live
+  // posts are left out. A build reads every post's thread this way rather than one by one.
+  .get('/threads', validate('query', threadsQuery), optionalUser, async (c) => {
+    const { db, now } = c.get('deps');
+    const { posts, limit } = c.req.valid('query');
+    const live = await livePostIds(db, posts, c.get('release'));
+    const viewer = await viewerOf(db, c.get('user'));
+    const pages = await listFirstPages(db, live, limit, viewer, now());
+    return c.json(live.map((postId): ThreadFirstPage => ({ postId, ...pages.get(postId)! })));
+  })
   .post(
     '/posts/:postId/comments',
     validate('param', postIdParam),
@@ -156,7 +179,7 @@ export const commentRoutes = new Hono<AppEnv>()
       const { db, now } = c.get('deps');
       const status = await toggleCommentLike(db, c.req.valid('param').commentId, c.get('user').uid, now());
       if (!status) return c.json({ error: 'Comment not found' }, 404);
-      c.set('changed', [`/api/blog/posts/${status.postId}/comments`]);
+      c.set('changed', threadAnswers(status.postId));
       return c.json<LikeStatus>({ liked: status.liked, likeCount: status.likeCount });
     },
   );

@@ -16,6 +16,7 @@ import {
   SUSPENSION_DAYS_MAX,
   THREAD_PAGE_DEFAULT,
   THREAD_PAGE_MAX,
+  THREADS_PER_REQUEST_MAX,
   UNSUBSCRIBE_SCOPES,
 } from '../contract.ts';
 
@@ -47,6 +48,18 @@ export const threadQuery = z.object({
     .regex(/^[1-9]\d{0,15}$/, 'must be a comment id')
     .transform(Number)
     .optional(),
+});
+
+/** `?posts=1,2,3` (up to THREADS_PER_REQUEST_MAX post ids, each once) and the page's `?limit=`. */
+export const threadsQuery = z.object({
+  posts: z
+    .string({ error: 'must be post ids separated by commas' })
+    .regex(/^[1-9]\d{0,15}(,[1-9]\d{0,15})*$/, 'must be post ids separated by commas')
+    .transform((list) => [...new Set(list.split(',').map(Number))])
+    .pipe(
+      z.array(z.number()).max(THREADS_PER_REQUEST_MAX, `must name at most ${THREADS_PER_REQUEST_MAX} posts`),
+    ),
+  limit: threadQuery.shape.limit,
 });
 
 // Any text of a sane length may be looked up; one that matches no post is simply a 404.

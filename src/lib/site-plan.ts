@@ -7,11 +7,10 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { blogForwardScript, blogPath } from '../../api/contract/blog-paths.ts';
-import type { BlogPost } from '../../api/contract.ts';
+import { type BlogPost, THREADS_PER_REQUEST_MAX } from '../../api/contract.ts';
 import type { Thread } from '../stores/comments.ts';
 import { blogListPages, blogPageCounts, summarize } from './blog.ts';
 import { buildApi, read } from './server-api.ts';
-import { nextCursor } from './thread.ts';
 import type { RenderPlanInput, RenderPlanOutput } from './render-keys.ts';
 
 /**
@@ -31,13 +30,19 @@ interface Entry<Params, Props> {
   props: Props;
 }
 
-async function threadOf(post: BlogPost): Promise<Thread> {
-  // The thread's first page as it is now, so the page reads without JavaScript and for search engines.
-  const answer = await buildApi.blog.posts[':postId'].comments.$get({
-    param: { postId: String(post.postId) },
-    query: {},
-  });
-  return { next: nextCursor(answer.headers.get('Link')), comments: await read(answer) };
+/**
+ * Each post's thread's first page as it is now, so a post page reads without JavaScript and for
+ * search engines: a hundred posts to a request.
+ */
+async function threadsOf(posts: BlogPost[]): Promise<Map<number, Thread>> {
+  const ids = posts.map((post) => post.postId);
+  const batches: number[][] = [];
+  for (let i = 0; i < ids.length; i += THREADS_PER_REQUEST_MAX)
+    batches.push(ids.slice(i, i + THREADS_PER_REQUEST_MAX));
+  const answers = await Promise.all(
+    batches.map((batch) => read(buildApi.blog.threads.$get({ query: { posts: batch.join(',') } }))),
+  );
+  return new Map(answers.flat().map(({ postId, comments, next }) => [postId, { comments, next }]));
 }
 
 async function loadSite() {
@@ -45,11 +50,16 @@ async function loadSite() {
     read(buildApi.blog.posts.$get()),
     read(buildApi.blog.categories.$get()),
   ]);
-  const threads = await Promise.all(posts.map(threadOf));
-  const postPages = posts.map((post, i) => ({
+  const threads = await threadsOf(posts);
+  const thread = (post: BlogPost) => {
+    const found = threads.get(post.postId);
+    if (!found) throw new Error(`The API gave no thread for post ${post.postId} of this release.`);
+    return found;
+  };
+  const postPages = posts.map((post) => ({
     path: `/blog/${post.slug}`,
     params: { slug: post.slug },
-    props: { post, categories, initialThread: threads[i]! },
+    props: { post, categories, initialThread: thread(post) },
   }));
   // Cards need no bodies: keep only the summaries in the list pages' props.
   const pages = blogListPages(posts.map(summarize), categories);

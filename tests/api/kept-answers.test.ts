@@ -60,12 +60,15 @@ describe('kept answers', () => {
     const posts = await expectJson<BlogPost[]>(app.request('/api/blog/posts'), 200);
     const post = [...posts].sort((a, b) => b.commentCount - a.commentCount)[0]!;
     const params: Record<string, string> = { slug: post.slug, postId: String(post.postId) };
+    // Routes that answer only with a query get one.
+    const queries: Record<string, string> = { '/api/blog/threads': `?posts=${post.postId}` };
     const unknownPost = '/api/blog/posts/no-such-post';
     const paths = [
       ...new Set(
         app.routes
           .filter((r) => r.method === 'GET')
-          .map((r) => r.path.replace(/:(\w+)/g, (_, name: string) => params[name] ?? '1')),
+          .map((r) => r.path.replace(/:(\w+)/g, (_, name: string) => params[name] ?? '1'))
+          .map((path) => path + (queries[path] ?? '')),
       ),
       unknownPost,
     ];
@@ -115,6 +118,7 @@ describe('kept answers', () => {
         `/api/blog/posts/${post.slug}`,
         `/api/blog/posts/${post.slug}/stats`,
         `/api/blog/posts/${post.postId}/comments`,
+        `/api/blog/threads?posts=${post.postId}`,
         unknownPost,
       ]),
     );

@@ -16,7 +16,10 @@ describe('the read cache', () => {
       verifyToken: createFirebaseVerifier(EMULATOR_PROJECT_ID),
     });
     const parent = await createEmulatorUser(host);
-    const [a, b] = (await (await app.request('/api/blog/posts')).json()) as { slug: string }[];
+    const [a, b] = (await (await app.request('/api/blog/posts')).json()) as {
+      slug: string;
+      postId: number;
+    }[];
     const views = async (slug: string) =>
       ((await (await app.request(`/api/blog/posts/${slug}`)).json()) as { viewCount: number }).viewCount;
     const beforeA = await views(a!.slug);
@@ -43,6 +46,22 @@ describe('the read cache', () => {
     const view = await app.request(`/api/blog/posts/${b!.slug}/view`, { method: 'POST' });
     expect(await view.json()).toEqual({ viewCount: beforeB + 101 });
     expect(await views(b!.slug)).toBe(beforeB);
+
+    // A comment drops the kept first pages of threads (what a build reads) with its post's own.
+    const firstPage = async () =>
+      (
+        (await (await app.request(`/api/blog/threads?posts=${a!.postId}`)).json()) as {
+          comments: unknown[];
+        }[]
+      )[0]!.comments.length;
+    const shown = await firstPage();
+    const comment = await app.request(`/api/blog/posts/${a!.postId}/comments`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${parent.idToken}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ content: 'A comment the kept first page must show.' }),
+    });
+    expect(comment.status).toBe(201);
+    expect(await firstPage()).toBe(shown + 1);
   });
 
   it('gives a kept answer to an anonymous GET before the app runs, the same as the app gave', async () => {

@@ -203,3 +203,91 @@ describe('GET /api/blog/posts/:postId/comments pages', () => {
     },
   );
 });
+
+describe('GET /api/blog/threads (first pages of many threads at once)', () => {
+  let postIds: number[];
+  let mixedPostId: number;
+
+  beforeAll(async () => {
+    const posts = (await (await app.request('/api/blog/posts')).json()) as { postId: number }[];
+    postIds = posts.map((p) => p.postId);
+    mixedPostId = postIds.find((id) => id !== bigPostId && id !== smallPostId)!;
+    // A thread with every status a reader can meet: placeholders of held and removed comments, a
+    // deleted comment kept for its shown reply, and what anonymous readers never see.
+    const base = Date.parse('2026-02-01T00:00:00Z');
+    let minute = 0;
+    const add = async (status: string, parent: number | null = null) => {
+      const { comment_id } = await db
+        .insertInto('comments')
+        .values({
+          post_id: mixedPostId,
+          parent_comment_id: parent,
+          author_uid: null,
+          author_name: `A ${status} one`,
+          author_avatar_url: null,
+          content: `${status} ${minute}`,
+          created_at: new Date(base + minute++ * 60_000).toISOString(),
+          seed_key: null,
+          status: status as 'visible',
+        })
+        .returning('comment_id')
+        .executeTakeFirstOrThrow();
+      return comment_id;
+    };
+    const visible = await add('visible');
+    for (const status of ['visible', 'held', 'pending', 'removed']) await add(status, visible);
+    for (const status of ['held', 'removed', 'pending']) await add(status);
+    await add('visible', await add('deleted'));
+    await add('pending', await add('deleted'));
+    await add('deleted');
+  });
+
+  const threads = async (query: string) => {
+    const res = await app.request(`/api/blog/threads?${query}`);
+    return {
+      res,
+      body: (await res.json()) as { postId: number; comments: ApiComment[]; next: number | null }[],
+    };
+  };
+
+  it.each([undefined, 2, THREAD_PAGE_MAX])(
+    'gives each post the first page its own thread gives (limit %s)',
+    async (limit) => {
+      const query = limit === undefined ? '' : `?limit=${limit}`;
+      const { res, body } = await threads(`posts=${postIds.join(',')}${query.replace('?', '&')}`);
+      expect(res.status).toBe(200);
+      expect(body.map((t) => t.postId)).toEqual(postIds);
+      for (const { postId, comments, next } of body) {
+        const single = await page(postId, query);
+        expect(comments, `post ${postId}`).toEqual(single.body);
+        const link = nextLink(single.res);
+        expect(next, `post ${postId}`).toBe(link === null ? null : Number(/before=(\d+)/.exec(link)![1]));
+      }
+      // The comparison met what it is about: a page with more to follow and every placeholder.
+      expect(body.find((t) => t.postId === bigPostId)!.next).not.toBeNull();
+      const mixed = body.find((t) => t.postId === mixedPostId)!.comments;
+      const statuses = new Set(
+        mixed.flatMap((c) => [c, ...c.replies]).map((c) => (c as { status?: string }).status),
+      );
+      if (limit !== 2) expect([...statuses].sort()).toEqual(['deleted', 'held', 'removed', 'visible']);
+    },
+  );
+
+  it('leaves out ids that are not live posts and answers each post once, in the order asked', async () => {
+    const { res, body } = await threads(`posts=${smallPostId},987654321,${bigPostId},${smallPostId}&limit=1`);
+    expect(res.status).toBe(200);
+    expect(body.map((t) => t.postId)).toEqual([smallPostId, bigPostId]);
+  });
+
+  it.each([
+    ['', 'posts: must be post ids separated by commas'],
+    ['posts=1,,2', 'posts: must be post ids separated by commas'],
+    ['posts=abc', 'posts: must be post ids separated by commas'],
+    [`posts=${Array.from({ length: 101 }, (_, i) => i + 1).join(',')}`, 'posts: must name at most 100 posts'],
+    ['posts=1&limit=0', 'limit: must be an integer from 1 to 100'],
+  ])('refuses %s with a 400 that says why', async (query, error) => {
+    const { res, body } = await threads(query);
+    expect(res.status).toBe(400);
+    expect(body).toEqual({ error });
+  });
+});

@@ -79,9 +79,56 @@ export interface ThreadPage {
 }
 
 /**
+ * The top-level comments a viewer finds in a thread: the listed ones, and a deleted one while it has
+ * replies that are shown (it keeps its place; it disappears otherwise).
+ */
+function topLevelListed(viewer: Viewer) {
+  return sql<boolean>`(${listedFor(viewer, 'comments')} or (comments.status = 'deleted' and exists (
+    select 1 from comments replies
+    where replies.parent_comment_id = comments.comment_id and ${listedFor(viewer, 'replies')})))`;
+}
+
+/**
+ * Threads' pages from their top-level rows (newest first, up to the page's limit) and whether more
+ * follow: each comment gets its shown replies, oldest first, read for all the pages at once.
+ */
+async function pagesOf(
+  db: DB,
+  tops: { rows: CommentRow[]; more: boolean }[],
+  viewer: Viewer,
+  now: Date,
+): Promise<ThreadPage[]> {
+  const ids = tops.flatMap(({ rows }) => rows.map((r) => r.comment_id));
+  const replies = new Map<number, Reply[]>();
+  if (ids.length > 0) {
+    const replyRows = await db
+      .selectFrom('comments')
+      .selectAll()
+      .where('parent_comment_id', 'in', ids)
+      .where(listedFor(viewer, 'comments'))
+      .orderBy('created_at')
+      .orderBy('comment_id')
+      .execute();
+    for (const row of replyRows) {
+      const list = replies.get(row.parent_comment_id!) ?? [];
+      list.push(toWire(row, viewer, now));
+      replies.set(row.parent_comment_id!, list);
+    }
+  }
+  return tops.map(({ rows, more }) => ({
+    comments: rows.map((row) => ({
+      ...toWire(row, viewer, now),
+      reply_count: row.reply_count,
+      parent_comment_id: null,
+      replies: replies.get(row.comment_id) ?? [],
+    })),
+    next: more ? rows[rows.length - 1]!.comment_id : null,
+  }));
+}
+
+/**
  * One page of a thread as a viewer sees it: top-level comments newest first, each with its replies
- * oldest first. Keyset-paged on (created_at, comment_id), so page 100 costs what page 1 costs. A
- * deleted comment keeps its place while it has replies that are shown, and disappears otherwise.
+ * oldest first. Keyset-paged on (created_at, comment_id), so page 100 costs what page 1 costs.
  */
 export async function listThread(
   db: DB,
@@ -95,11 +142,7 @@ export async function listThread(
     .selectAll()
     .where('post_id', '=', postId)
     .where('parent_comment_id', 'is', null)
-    .where(
-      sql<boolean>`(${listedFor(viewer, 'comments')} or (comments.status = 'deleted' and exists (
-        select 1 from comments replies
-        where replies.parent_comment_id = comments.comment_id and ${listedFor(viewer, 'replies')})))`,
-    );
+    .where(topLevelListed(viewer));
   if (page.before !== null) {
     const cursor = await db
       .selectFrom('comments')
@@ -121,36 +164,50 @@ export async function listThread(
     .limit(page.limit + 1)
     .execute();
   const more = rows.length > page.limit;
-  const top = more ? rows.slice(0, page.limit) : rows;
-  const replies = new Map<number, Reply[]>();
-  if (top.length > 0) {
-    const replyRows = await db
-      .selectFrom('comments')
-      .selectAll()
-      .where(
-        'parent_comment_id',
-        'in',
-        top.map((r) => r.comment_id),
-      )
-      .where(listedFor(viewer, 'comments'))
-      .orderBy('created_at')
-      .orderBy('comment_id')
-      .execute();
-    for (const row of replyRows) {
-      const list = replies.get(row.parent_comment_id!) ?? [];
-      list.push(toWire(row, viewer, now));
-      replies.set(row.parent_comment_id!, list);
-    }
-  }
-  return {
-    comments: top.map((row) => ({
-      ...toWire(row, viewer, now),
-      reply_count: row.reply_count,
-      parent_comment_id: null,
-      replies: replies.get(row.comment_id) ?? [],
-    })),
-    next: more ? top[top.length - 1]!.comment_id : null,
-  };
+  const [thread] = await pagesOf(db, [{ rows: more ? rows.slice(0, page.limit) : rows, more }], viewer, now);
+  return thread!;
+}
+
+/**
+ * The first page of several threads, as listThread gives each, in two queries whatever their
+ * number: a build renders the first page of every post's thread.
+ */
+export async function listFirstPages(
+  db: DB,
+  postIds: number[],
+  limit: number,
+  viewer: Viewer,
+  now: Date,
+): Promise<Map<number, ThreadPage>> {
+  const pages = new Map<number, ThreadPage>();
+  if (postIds.length === 0) return pages;
+  const ranked = db
+    .selectFrom('comments')
+    .selectAll()
+    .select(
+      sql<number>`row_number() over (partition by comments.post_id
+        order by comments.created_at desc, comments.comment_id desc)`.as('rank'),
+    )
+    .where('post_id', 'in', postIds)
+    .where('parent_comment_id', 'is', null)
+    .where(topLevelListed(viewer))
+    .as('ranked');
+  const rows = await db
+    .selectFrom(ranked)
+    .selectAll()
+    .where('rank', '<=', limit + 1)
+    .orderBy('post_id')
+    .orderBy('rank')
+    .execute();
+  const byPost = new Map<number, CommentRow[]>(postIds.map((id) => [id, []]));
+  for (const { rank: _rank, ...row } of rows) byPost.get(row.post_id)!.push(row);
+  const tops = [...byPost.values()].map((rows) => ({
+    rows: rows.slice(0, limit),
+    more: rows.length > limit,
+  }));
+  const threads = await pagesOf(db, tops, viewer, now);
+  [...byPost.keys()].forEach((postId, i) => pages.set(postId, threads[i]!));
+  return pages;
 }
 
 /** The post's comment count as stored (visible comments and replies). */

@@ -194,6 +194,21 @@ export async function findLivePost(
   return row ? { postId: row.post_id, slug: row.slug } : null;
 }
 
+/** Which of these post ids are live in the release, in the order given. */
+export async function livePostIds(
+  db: DB,
+  postIds: number[],
+  release: ServedRelease | null,
+): Promise<number[]> {
+  if (!release || postIds.length === 0) return [];
+  const rows = await livePosts(db, release)
+    .select('release_posts.post_id')
+    .where('release_posts.post_id', 'in', postIds)
+    .execute();
+  const live = new Set(rows.map((r) => r.post_id));
+  return postIds.filter((id) => live.has(id));
+}
+
 /** The live numbers of a post page. */
 export async function getPostStats(
   db: DB,
