@@ -1,5 +1,5 @@
 // RSS 2.0 feeds of the blog (all posts, and one per category) with each post's full sanitized
-// content, author, categories and date.
+// content, author, categories and date: the newest FEED_POSTS of them (docs/product.md, "Feeds").
 import rss from '@astrojs/rss';
 import { SITE_NAME, SITE_URL } from '../config.ts';
 import type { BlogCategory, BlogPost } from '../../api/contract.ts';
@@ -17,6 +17,18 @@ function sanitizedBody(html: string): string {
   return known;
 }
 
+/**
+ * Posts in a feed. Readers poll a feed for what is new; the whole archive in every answer would
+ * grow with it (12 MB at 5,000 posts) and be written again at every publish.
+ */
+export const FEED_POSTS = 50;
+
+/** The posts a feed carries: the newest of all posts, or of one category's. */
+export function feedPosts(posts: BlogPost[], category?: BlogCategory): BlogPost[] {
+  const selected = category ? posts.filter((p) => p.relatedCategories.includes(category.slug)) : posts;
+  return selected.slice(0, FEED_POSTS);
+}
+
 const escapeXml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -27,7 +39,7 @@ export async function blogFeed(
   category?: BlogCategory,
 ): Promise<Response> {
   const names = new Map(categories.map((c) => [c.slug, c.categoryName]));
-  const selected = category ? posts.filter((p) => p.relatedCategories.includes(category.slug)) : posts;
+  const selected = feedPosts(posts, category);
   // The whole feed starts a new generation, so bodies no longer published are forgotten.
   if (!category) sanitized = { last: sanitized.now, now: new Map() };
   return rss({

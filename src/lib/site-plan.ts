@@ -10,6 +10,7 @@ import { blogForwardScript, blogPath } from '../../api/contract/blog-paths.ts';
 import { type BlogPost, THREADS_PER_REQUEST_MAX } from '../../api/contract.ts';
 import type { Thread } from '../stores/comments.ts';
 import { blogListPages, blogPageCounts, summarize } from './blog.ts';
+import { feedPosts } from './feed.ts';
 import { buildApi, read } from './server-api.ts';
 import type { RenderPlanInput, RenderPlanOutput } from './render-keys.ts';
 
@@ -77,7 +78,8 @@ async function loadSite() {
   const categoryFeeds = categories.map((category) => ({
     path: `/blog/category/${category.slug}/rss.xml`,
     params: { slug: category.slug },
-    props: { category, categories, posts: posts.filter((p) => p.relatedCategories.includes(category.slug)) },
+    // Only the posts it carries: an older post's change leaves the feed as it was.
+    props: { category, categories, posts: feedPosts(posts, category) },
   }));
   return { posts, categories, counts, postPages, listPages, categoryFeeds };
 }
