@@ -226,13 +226,17 @@ function linkFrom(from: string, to: string, file: string): boolean {
     const src = path.join(from, name);
     const dest = path.join(to, name);
     if (!fs.existsSync(src)) continue;
-    fs.rmSync(dest, { force: true });
+    // Made beside it and renamed over it: a reader (the search indexer) finds one file or the
+    // other, never none.
+    const made = `${dest}.link-${process.pid}`;
+    fs.rmSync(made, { force: true });
     try {
-      fs.linkSync(src, dest);
+      fs.linkSync(src, made);
     } catch {
       // Another file system: a copy is the same file to readers.
-      fs.copyFileSync(src, dest);
+      fs.copyFileSync(src, made);
     }
+    fs.renameSync(made, dest);
   }
   return true;
 }
@@ -293,11 +297,22 @@ export async function buildSite(
       await step();
       log(`${what} in ${((Date.now() - at) / 1000).toFixed(1)} s.`);
     };
-    await timed('Indexed for search', () => indexForSearch(outDir));
-    // Linked first: the pages that are the live release's files need not be read again for hashes.
+    // Pagefind reads the pages in a process of its own while this one links and hashes them
+    // (linkFrom replaces a file by rename, so it reads the same bytes either way).
+    const steps = await Promise.allSettled([
+      timed('Indexed for search', () => indexForSearch(outDir)),
+      (async () => {
+        // Linked first: the pages that are the live release's files need not be read again for hashes.
+        if (options.previous)
+          await timed('Linked unchanged files', () => reuseUnchanged(options.previous!, outDir, 'pages'));
+        await timed('Hashed the inline scripts', () => writeInlineScriptHashes(outDir));
+      })(),
+    ]);
+    for (const step of steps) if (step.status === 'rejected') throw step.reason;
     if (options.previous)
-      await timed('Linked unchanged files', () => reuseUnchanged(options.previous!, outDir));
-    await timed('Hashed the inline scripts', () => writeInlineScriptHashes(outDir));
+      await timed('Linked the unchanged search files', () =>
+        reuseUnchanged(options.previous!, outDir, 'search'),
+      );
     await timed('Compressed', () =>
       precompress(outDir, (done, total) =>
         report({ phase: 'compressing', done, total, incremental: plan.incremental }),
@@ -368,9 +383,12 @@ async function render(
 /**
  * Every file of the new folder that the live release has byte for byte becomes a link to the live
  * release's, with its .br and .gz: unchanged files are the live release's own, never compressed again.
+ * `which`: the search index's folder, or everything else (the pages, feeds and assets).
  */
-async function reuseUnchanged(previous: string, outDir: string): Promise<void> {
-  const files = fs.readdirSync(outDir, { recursive: true, encoding: 'utf8' });
+async function reuseUnchanged(previous: string, outDir: string, which: 'pages' | 'search'): Promise<void> {
+  const files = fs
+    .readdirSync(outDir, { recursive: true, encoding: 'utf8' })
+    .filter((file) => (file.split(path.sep)[0] === SEARCH_DIR) === (which === 'search'));
   for (const [i, file] of files.entries()) {
     if (i % YIELD_EVERY === 0) await letOthersRun();
     if (/\.(br|gz)$/.test(file)) continue;
@@ -393,6 +411,9 @@ async function reuseUnchanged(previous: string, outDir: string): Promise<void> {
 const YIELD_EVERY = 100;
 const letOthersRun = () => new Promise((resolve) => setImmediate(resolve));
 
+/** Where in a release Pagefind's files are. */
+const SEARCH_DIR = 'pagefind';
+
 /** Builds Pagefind's static search index of the posts (pages marked data-pagefind-body). */
 export async function indexForSearch(dir: string): Promise<void> {
   const pagefind = await import('pagefind');
@@ -401,7 +422,7 @@ export async function indexForSearch(dir: string): Promise<void> {
   try {
     const added = await index.addDirectory({ path: dir });
     if (added.errors.length) throw new Error(`Search index failed: ${added.errors.join('; ')}`);
-    const written = await index.writeFiles({ outputPath: path.join(dir, 'pagefind') });
+    const written = await index.writeFiles({ outputPath: path.join(dir, SEARCH_DIR) });
     if (written.errors.length) throw new Error(`Search index failed: ${written.errors.join('; ')}`);
     console.log(`  [search] indexed ${added.page_count} pages`);
   } finally {
