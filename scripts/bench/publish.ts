@@ -323,13 +323,15 @@ async function measured<T>(label: string, fn: () => Promise<T>): Promise<T> {
 function phases(f: Figures) {
   const { startedAt, endedAt, phaseAt } = f.build;
   const indexing = phaseAt.indexing ?? endedAt;
+  const compressing = phaseAt.compressing ?? endedAt;
   return {
     // Queue, lock, reading the posts into the database, the release's snapshot.
     'before the build': startedAt - f.requestedAt,
     // astro build (with its Vite bundling), plus linking kept pages from the live release.
     render: indexing - startedAt,
-    // Pagefind beside linking unchanged files, the CSP hashes and compression (the log has each).
-    'index, link, compress': endedAt - indexing,
+    // Pagefind beside linking unchanged files and the CSP hashes (the log has each step's time).
+    index: compressing - indexing,
+    compress: endedAt - compressing,
     switch: f.runMs - (endedAt - f.requestedAt),
     // The server's release source reads the live release at most once a second.
     'to served': f.servedMs - f.runMs,
@@ -534,7 +536,7 @@ function table(results: SizeResult[]): string {
 
 /** Where each measurement's time went, and how the server in the same process answered meanwhile. */
 function phaseTable(results: SizeResult[]): string {
-  const names = ['before the build', 'render', 'index, link, compress', 'switch', 'to served'];
+  const names = ['before the build', 'render', 'index', 'compress', 'switch', 'to served'];
   const rows = results.flatMap((r) =>
     (
       [
