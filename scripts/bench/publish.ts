@@ -23,6 +23,7 @@ import { startServer } from '../../api/server.ts';
 import { type BuildOptions, type BuiltSite, buildSite } from '../lib/build.ts';
 import { createPublisher, type Publisher } from '../lib/publisher.ts';
 import { createSiteRenderer } from '../lib/site-renderer.ts';
+import { parseShards, SEARCH_DIR, SEARCH_SHARDS_FILE } from '../../src/lib/search-shards.ts';
 import { tempDir } from '../lib/temp.ts';
 import { generateContent } from './generate-posts.ts';
 import { machine, mib, SQLITE_ONLY, trackPeakMemory } from './lib.ts';
@@ -176,10 +177,10 @@ function contains(base: string, address: string, text: string): () => Promise<bo
 }
 
 /**
- * Whether the search index the server serves knows `word`: GET /pagefind/pagefind-entry.json (the
- * release that answers names its folder), then the fragments of that release that the release live
- * before the publish did not have (fragment names are hashes of their content), each fetched over
- * HTTP and gunzipped (a Pagefind fragment is gzip of `pagefind_dcd` and the page's JSON).
+ * Whether the search index the server serves knows `word`: GET /pagefind/shards.json (the release
+ * that answers names its folder), then the fragments of that release's shards that the release
+ * live before the publish did not have (fragment names are hashes of their content), each fetched
+ * over HTTP and gunzipped (a Pagefind fragment is gzip of `pagefind_dcd` and the page's JSON).
  */
 function searchKnows(
   base: string,
@@ -189,27 +190,21 @@ function searchKnows(
 ): () => Promise<boolean> {
   const checked = new Map<string, boolean>();
   return async () => {
-    const entry = await get(`${base}/pagefind/pagefind-entry.json`);
-    if (!entry.ok) return false;
-    const index = JSON.parse(entry.body.toString('utf8')) as { languages?: object };
-    if (!index.languages) throw new Error('pagefind-entry.json names no languages');
-    const release = entry.release;
-    if (!release) return false;
-    let names: string[];
-    try {
-      names = fs.readdirSync(path.join(siteDir, release, 'pagefind', 'fragment'));
-    } catch {
-      return false;
-    }
-    for (const name of names.filter((n) => !before.has(n))) {
-      let found = checked.get(name);
+    const list = await get(`${base}/${SEARCH_SHARDS_FILE}`);
+    if (!list.ok || !list.release) return false;
+    const fragments = fragmentsOf(
+      path.join(siteDir, list.release),
+      parseShards(JSON.parse(list.body.toString('utf8'))),
+    );
+    for (const fragment of fragments.filter((f) => !before.has(f))) {
+      let found = checked.get(fragment);
       if (found === undefined) {
-        const res = await get(`${base}/pagefind/fragment/${name}`);
+        const res = await get(`${base}/${SEARCH_DIR}/${fragment}`);
         if (!res.ok) return false;
         const text = zlib.gunzipSync(res.body).toString('utf8');
-        if (!text.startsWith('pagefind_dcd')) throw new Error(`${name} is not a Pagefind fragment`);
+        if (!text.startsWith('pagefind_dcd')) throw new Error(`${fragment} is not a Pagefind fragment`);
         found = text.includes(word);
-        checked.set(name, found);
+        checked.set(fragment, found);
       }
       if (found) return true;
     }
@@ -217,11 +212,21 @@ function searchKnows(
   };
 }
 
-/** The fragment names of the live release's search index (none before the first release). */
+/** A release's search fragments, as `<shard>/fragment/<name>` (none if it is not there yet). */
+function fragmentsOf(release: string, shards: number[]): string[] {
+  return shards.flatMap((shard) => {
+    const folder = path.join(release, SEARCH_DIR, String(shard), 'fragment');
+    return fs.existsSync(folder) ? fs.readdirSync(folder).map((name) => `${shard}/fragment/${name}`) : [];
+  });
+}
+
+/** The fragments of the live release's search index (none before the first release). */
 async function liveFragments(db: ReturnType<typeof openDatabase>, siteDir: string): Promise<Set<string>> {
   const live = await liveRelease(db);
   if (!live) return new Set();
-  return new Set(fs.readdirSync(path.join(siteDir, live.folder, 'pagefind', 'fragment')));
+  const release = path.join(siteDir, live.folder);
+  const shards = parseShards(JSON.parse(fs.readFileSync(path.join(release, SEARCH_SHARDS_FILE), 'utf8')));
+  return new Set(fragmentsOf(release, shards));
 }
 
 /**

@@ -13,6 +13,7 @@ import {
   type RenderPlanInput,
   type RenderPlanOutput,
 } from '../../src/lib/render-keys.ts';
+import { SEARCH_DIR, SEARCH_SHARDS_FILE } from '../../src/lib/search-shards.ts';
 import type { SiteRenderer } from './site-renderer.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -288,7 +289,13 @@ export async function buildSite(
         plan = await render(outDir, env, code, previous, planDir, report, renderer);
       }
     }
-    const keys: RenderKeys = { codeKey: plan.codeKey, pages: plan.pages };
+    const search = searchShards(plan, env);
+    const keys: ReleaseKeys = {
+      codeKey: plan.codeKey,
+      pages: plan.pages,
+      posts: plan.posts,
+      searchShardPosts: search.size,
+    };
     fs.writeFileSync(path.join(outDir, RENDER_KEYS_FILE), JSON.stringify(keys));
     report({ phase: 'indexing', done: 0, total: null, incremental: plan.incremental });
     // Each step's time in the log: where a slow publish spends it.
@@ -302,7 +309,9 @@ export async function buildSite(
     // waits for both: beside Pagefind it slowed both down (a new post at 5,000 posts: 30 s, against
     // 24 s one after the other).
     const steps = await Promise.allSettled([
-      timed('Indexed for search', () => indexForSearch(outDir)),
+      timed('Indexed for search', () =>
+        indexForSearch(outDir, search, plan.incremental ? options.previous : null, log),
+      ),
       (async () => {
         // Linked first: the pages that are the live release's files need not be read again for hashes.
         if (options.previous)
@@ -410,9 +419,6 @@ async function reuseUnchanged(previous: string, outDir: string, which: FileSet):
 const YIELD_EVERY = 100;
 const letOthersRun = () => new Promise((resolve) => setImmediate(resolve));
 
-/** Where in a release Pagefind's files are. */
-const SEARCH_DIR = 'pagefind';
-
 /**
  * A release's files in two sets, so the pages can be linked while Pagefind writes its own: the
  * search index's folder, or everything else (pages, feeds, assets).
@@ -425,21 +431,128 @@ function filesOf(dir: string, which: FileSet): string[] {
     .filter((file) => (file.split(path.sep)[0] === SEARCH_DIR) === (which === 'search'));
 }
 
-/** Builds Pagefind's static search index of the posts (pages marked data-pagefind-body). */
-export async function indexForSearch(dir: string): Promise<void> {
-  const pagefind = await import('pagefind');
-  const { index, errors } = await pagefind.createIndex({});
-  if (!index) throw new Error(`Search index failed: ${errors.join('; ')}`);
+/** Posts per search shard by default (SEARCH_SHARD_POSTS sets another number). */
+const SEARCH_SHARD_POSTS = 1000;
+
+/** The post pages of each search shard, and which of them this build renders. */
+interface SearchShards {
+  /** Post ids to a shard. */
+  size: number;
+  /** Shard number → its post pages' addresses, sorted. */
+  pages: Map<number, string[]>;
+  rendered: Set<string>;
+}
+
+/**
+ * Posts are put in shards by id, SEARCH_SHARD_POSTS ids to a shard, so a new post goes into the
+ * newest shard and an edit touches one shard only.
+ */
+function searchShards(plan: RenderPlanOutput, env: NodeJS.ProcessEnv): SearchShards {
+  const size = Number(env.SEARCH_SHARD_POSTS || SEARCH_SHARD_POSTS);
+  if (!Number.isInteger(size) || size < 1) {
+    throw new Error(
+      `SEARCH_SHARD_POSTS must be a whole number of posts, 1 or more (it is ${env.SEARCH_SHARD_POSTS}).`,
+    );
+  }
+  return { size, pages: shardsOf(plan.posts, size), rendered: new Set(plan.rendered) };
+}
+
+function shardsOf(posts: Record<string, number>, size: number): Map<number, string[]> {
+  const shards = new Map<number, string[]>();
+  for (const [page, postId] of Object.entries(posts)) {
+    const shard = Math.floor(postId / size);
+    shards.set(shard, [...(shards.get(shard) ?? []), page]);
+  }
+  for (const pages of shards.values()) pages.sort();
+  return shards;
+}
+
+/**
+ * Builds Pagefind's static search index of the posts (the pages marked data-pagefind-body), one
+ * index per shard, and the shards' list for the search box. A shard whose pages the live release
+ * has byte for byte (the same posts, none rendered again) is the live release's, linked.
+ */
+async function indexForSearch(
+  dir: string,
+  shards: SearchShards,
+  previous: string | null,
+  log: (line: string) => void,
+): Promise<void> {
+  const before = previous ? previousShards(previous) : new Map<number, string[]>();
+  const numbers = [...shards.pages.keys()].sort((a, b) => a - b);
+  const kept = numbers.filter((shard) => {
+    const pages = shards.pages.get(shard)!;
+    return (
+      before.get(shard)?.join('\n') === pages.join('\n') &&
+      !pages.some((page) => shards.rendered.has(page)) &&
+      fs.existsSync(path.join(previous!, SEARCH_DIR, String(shard), 'pagefind-entry.json'))
+    );
+  });
+  for (const shard of kept) {
+    const folder = path.join(SEARCH_DIR, String(shard));
+    for (const file of fs.readdirSync(path.join(previous!, folder), { recursive: true, encoding: 'utf8' })) {
+      if (/\.(br|gz)$/.test(file) || fs.statSync(path.join(previous!, folder, file)).isDirectory()) continue;
+      linkFrom(previous!, dir, path.join(folder, file));
+    }
+  }
+  const indexed = numbers.filter((shard) => !kept.includes(shard));
+  if (indexed.length > 0) {
+    const pagefind = await import('pagefind');
+    try {
+      for (const shard of indexed) await indexShard(pagefind, dir, shard, shards.pages.get(shard)!);
+    } finally {
+      await pagefind.close();
+    }
+  }
+  fs.mkdirSync(path.join(dir, SEARCH_DIR), { recursive: true });
+  fs.writeFileSync(path.join(dir, SEARCH_SHARDS_FILE), JSON.stringify(numbers));
+  log(`Search index: ${indexed.length} of ${numbers.length} shards indexed, the others kept.`);
+}
+
+/** What a release keeps of its build: the render keys, and how its search index was sharded. */
+interface ReleaseKeys extends RenderKeys {
+  searchShardPosts: number;
+}
+
+/** The live release's shards as it made them (none if it recorded no shards). */
+function previousShards(previous: string): Map<number, string[]> {
+  const file = path.join(previous, RENDER_KEYS_FILE);
+  if (!fs.existsSync(file)) return new Map();
+  const keys = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<ReleaseKeys>;
+  return keys.posts && keys.searchShardPosts ? shardsOf(keys.posts, keys.searchShardPosts) : new Map();
+}
+
+/**
+ * Indexes one shard's pages into pagefind/<shard>/. Pagefind reads a folder, so the shard's pages
+ * are put in a temporary one of their own: linked, or copied from another file system.
+ */
+async function indexShard(
+  pagefind: typeof import('pagefind'),
+  dir: string,
+  shard: number,
+  pages: string[],
+): Promise<void> {
+  const staging = fs.mkdtempSync(path.join(os.tmpdir(), 'nestling-search-'));
   try {
-    // Only post pages carry data-pagefind-body (src/components/PostPage.astro): the list pages,
-    // a sixth of the site, need not be read.
-    const added = await index.addDirectory({ path: dir, glob: 'blog/*/index.html' });
+    for (const page of pages) {
+      const [from, to] = [path.join(dir, fileOf(page)), path.join(staging, fileOf(page))];
+      fs.mkdirSync(path.dirname(to), { recursive: true });
+      try {
+        fs.linkSync(from, to);
+      } catch {
+        fs.copyFileSync(from, to);
+      }
+    }
+    const { index, errors } = await pagefind.createIndex({});
+    if (!index) throw new Error(`Search index failed: ${errors.join('; ')}`);
+    const added = await index.addDirectory({ path: staging, glob: 'blog/*/index.html' });
     if (added.errors.length) throw new Error(`Search index failed: ${added.errors.join('; ')}`);
-    const written = await index.writeFiles({ outputPath: path.join(dir, SEARCH_DIR) });
+    const outputPath = path.join(dir, SEARCH_DIR, String(shard));
+    const written = await index.writeFiles({ outputPath });
     if (written.errors.length) throw new Error(`Search index failed: ${written.errors.join('; ')}`);
-    console.log(`  [search] indexed ${added.page_count} pages`);
+    await index.deleteIndex();
   } finally {
-    await pagefind.close();
+    fs.rmSync(staging, { recursive: true, force: true });
   }
 }
 

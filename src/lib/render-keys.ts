@@ -7,6 +7,8 @@ export interface RenderKeys {
   codeKey: string;
   /** Address (as in the sitemap, without the site) → render key. */
   pages: Record<string, string>;
+  /** Each post page's address → its post's id: the search index is kept in shards by id. */
+  posts: Record<string, number>;
 }
 
 /** What scripts/lib/build.ts gives the build (NESTLING_RENDER_PLAN names a file of it). */

@@ -91,7 +91,11 @@ function readInput(): RenderPlanInput | null {
 }
 
 /** Keeps the entries whose key the live release lacks; records every key and the decision. */
-function decide(input: RenderPlanInput | null, groups: Entry<unknown, unknown>[][]) {
+function decide(
+  input: RenderPlanInput | null,
+  groups: Entry<unknown, unknown>[][],
+  posts: Record<string, number>,
+) {
   const codeKey = input?.codeKey ?? 'dev';
   const previous = input?.previous?.codeKey === codeKey ? input.previous.pages : null;
   const keys: Record<string, string> = {};
@@ -109,7 +113,14 @@ function decide(input: RenderPlanInput | null, groups: Entry<unknown, unknown>[]
     }
   }
   if (input) {
-    const output: RenderPlanOutput = { codeKey, pages: keys, incremental: previous !== null, rendered, kept };
+    const output: RenderPlanOutput = {
+      codeKey,
+      pages: keys,
+      posts,
+      incremental: previous !== null,
+      rendered,
+      kept,
+    };
     fs.writeFileSync(input.out, JSON.stringify(output));
     // scripts/lib/build.ts reads this line for the publish's progress.
     console.log(
@@ -124,7 +135,8 @@ let planned: { file: string; plan: ReturnType<typeof makePlan> } | undefined;
 
 async function makePlan() {
   const site = await loadSite();
-  const render = decide(readInput(), [site.postPages, site.listPages, site.categoryFeeds]);
+  const posts = Object.fromEntries(site.postPages.map((p) => [p.path, p.props.post.postId]));
+  const render = decide(readInput(), [site.postPages, site.listPages, site.categoryFeeds], posts);
   const only = <P, Q>(entries: Entry<P, Q>[]) =>
     entries.filter((e) => render.has(e)).map(({ params, props }) => ({ params, props }));
   return {

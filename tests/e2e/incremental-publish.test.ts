@@ -19,6 +19,8 @@ import { buildSite, type BuiltSite, codeKey } from '../../scripts/lib/build.ts';
 import { createPublisher, type Publisher } from '../../scripts/lib/publisher.ts';
 import { createSiteRenderer, type SiteRenderer } from '../../scripts/lib/site-renderer.ts';
 import { tempDir } from '../../scripts/lib/temp.ts';
+import { RENDER_KEYS_FILE } from '../../src/lib/render-keys.ts';
+import { parseShards, SEARCH_DIR, SEARCH_SHARDS_FILE } from '../../src/lib/search-shards.ts';
 import { createContentDir, type FixturePost, writePost } from '../helpers/content-fixture.ts';
 
 // Two categories of 12 posts each: the blog list has three pages, each category two.
@@ -33,6 +35,9 @@ const POSTS: FixturePost[] = Array.from({ length: 24 }, (_, i) => {
     body: `The body of post ${i}, about ${category}.`,
   };
 });
+
+/** Post ids to a search shard: the 24 posts make four shards. */
+const SHARD_POSTS = 7;
 
 let dir: string;
 let content: string;
@@ -88,13 +93,25 @@ const read = (folder: string, file: string) => fs.readFileSync(path.join(folder,
 const inode = (folder: string, file: string) => fs.statSync(path.join(folder, file)).ino;
 const page = (address: string) => path.join(address.slice(1), 'index.html');
 
-/** The text of every Pagefind fragment (gzip with a signature), to see what search knows of. */
+/** The search index's shards, as the release lists them for the search box. */
+const shardsIn = (folder: string) => parseShards(JSON.parse(read(folder, SEARCH_SHARDS_FILE)));
+
+/** The text of every Pagefind fragment of every shard (gzip with a signature): what search knows of. */
 function searchFragments(folder: string): string {
-  const fragments = path.join(folder, 'pagefind', 'fragment');
-  return fs
-    .readdirSync(fragments)
-    .map((f) => zlib.gunzipSync(fs.readFileSync(path.join(fragments, f))).toString('utf8'))
+  return shardsIn(folder)
+    .flatMap((shard) => {
+      const fragments = path.join(folder, SEARCH_DIR, String(shard), 'fragment');
+      return fs
+        .readdirSync(fragments)
+        .map((f) => zlib.gunzipSync(fs.readFileSync(path.join(fragments, f))).toString('utf8'));
+    })
     .join('\n');
+}
+
+/** The search shard a post's page is in, by its post id as the release recorded it. */
+function shardOf(folder: string, address: string): number {
+  const { posts } = JSON.parse(read(folder, RENDER_KEYS_FILE)) as { posts: Record<string, number> };
+  return Math.floor(posts[address]! / SHARD_POSTS);
 }
 
 beforeAll(async () => {
@@ -103,7 +120,13 @@ beforeAll(async () => {
   siteDir = path.join(dir, 'site');
   const databasePath = path.join(dir, 'nestling.db');
   ({ db } = await prepareDatabase(databasePath, content));
-  env = { ...process.env, DATABASE_URL: '', DATABASE_PATH: databasePath, CONTENT_DIR: content };
+  env = {
+    ...process.env,
+    DATABASE_URL: '',
+    DATABASE_PATH: databasePath,
+    CONTENT_DIR: content,
+    SEARCH_SHARD_POSTS: String(SHARD_POSTS),
+  };
   renderer = createSiteRenderer();
 });
 afterAll(async () => {
@@ -182,6 +205,25 @@ describe('an incremental publish', { timeout: 240_000 }, () => {
     expect(read(after, 'sitemap-0.xml')).not.toContain('/blog/news-4<');
     expect(searchFragments(after)).toContain('Fresh news about quokkaberries');
     expect(searchFragments(after)).not.toContain('News number 4');
+    // Only the search shards of the three posts were indexed again; the others are the live
+    // release's files.
+    const touched = new Set([
+      shardOf(after, '/blog/news-fresh'),
+      shardOf(after, '/blog/news-2'),
+      shardOf(before, '/blog/news-4'),
+    ]);
+    const shards = shardsIn(after);
+    expect(shards.length).toBeGreaterThan(touched.size);
+    expect(log).toContain(`Search index: ${touched.size} of ${shards.length} shards indexed`);
+    for (const shard of shards) {
+      const entry = path.join(SEARCH_DIR, String(shard), 'pagefind-entry.json');
+      if (touched.has(shard)) expect(read(after, entry), entry).not.toBe(read(before, entry));
+      else
+        for (const file of filesOf(path.join(after, SEARCH_DIR, String(shard)))) {
+          const inShard = path.join(SEARCH_DIR, String(shard), file);
+          expect(inode(after, inShard), inShard).toBe(inode(before, inShard));
+        }
+    }
 
     // Nothing else was rendered: every other post's page, the other category's pages and feed,
     // the pages that show no posts and the assets are the live release's own files.

@@ -10,6 +10,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { BlogPost } from '../../api/contract.ts';
+import { parseShards, SEARCH_SHARDS_FILE } from '../../src/lib/search-shards.ts';
 import { createEmulatorUser, EMULATOR_PROJECT_ID } from '../../scripts/lib/auth-emulator.ts';
 import { tempDir } from '../../scripts/lib/temp.ts';
 import {
@@ -49,6 +51,8 @@ beforeAll(async () => {
     PUBLIC_FIREBASE_AUTH_EMULATOR_HOST: host,
     // The comments below are shown at once; pre-moderation has its own tests.
     MODERATION_HOLD_FIRST: '0',
+    // A search index in several shards, so the search box below merges them.
+    SEARCH_SHARD_POSTS: '3',
   });
   browser = await launchBrowser();
 });
@@ -251,7 +255,13 @@ describe('publishing from /admin', { timeout: 240_000 }, () => {
     const sitemapIndex = await (await get('/sitemap-index.xml')).text();
     const sitemap = new URL(/<loc>([^<]+)<\/loc>/.exec(sitemapIndex)![1]!).pathname;
     expect(await (await get(sitemap)).text()).toContain(`/blog/${SLUG}`);
+    // The search box merges the index's shards: the new post (in the newest shard) and an older
+    // one (in the first) are both found, each once.
+    expect(parseShards(await (await get(`/${SEARCH_SHARDS_FILE}`)).json()).length).toBeGreaterThan(2);
     expect(await searchFor('quokkaberry')).toEqual([`/blog/${SLUG}`]);
+    const listed = (await (await get('/api/blog/posts')).json()) as BlogPost[];
+    const first = listed.reduce((a, b) => (b.postId < a.postId ? b : a));
+    expect(await searchFor(first.title)).toContain(`/blog/${first.slug}`);
   });
 
   it('renders the XSS corpus in posts and comments without executing any of it', async () => {

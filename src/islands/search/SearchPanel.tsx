@@ -5,6 +5,7 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState } from 'react';
 import { $searchOpen } from '../../stores/ui.ts';
 import { CloseIcon } from '../../components/icons.tsx';
+import { parseShards, SEARCH_SHARDS_FILE, shardPath } from '../../lib/search-shards.ts';
 
 interface PagefindResult {
   url: string;
@@ -13,6 +14,7 @@ interface PagefindResult {
 }
 interface Pagefind {
   options: (options: { baseUrl: string }) => Promise<void>;
+  mergeIndex: (indexPath: string) => Promise<void>;
   debouncedSearch: (
     query: string,
     options?: unknown,
@@ -29,14 +31,31 @@ type Results =
 /** Pagefind reports /blog/slug/; the site's canonical URLs have no trailing slash. */
 const canonical = (url: string) => (url.length > 1 ? url.replace(/\/$/, '') : url);
 
+/** What searches when the blog has no posts, so no index. */
+const NOTHING_TO_SEARCH: Pagefind = {
+  options: async () => {},
+  mergeIndex: async () => {},
+  debouncedSearch: async () => ({ results: [] }),
+};
+
 let pagefind: Promise<Pagefind> | null = null;
-function loadPagefind(): Promise<Pagefind> {
+/** Pagefind with every shard of the index: the first one's bundle, with the others merged in. */
+async function loadShards(): Promise<Pagefind> {
+  const answer = await fetch(`/${SEARCH_SHARDS_FILE}`);
+  if (!answer.ok) throw new Error(`${SEARCH_SHARDS_FILE}: ${answer.status}`);
+  const [first, ...others] = parseShards(await answer.json());
+  if (first === undefined) return NOTHING_TO_SEARCH;
   // A runtime URL, not a module the bundler should resolve: the index is written after the build.
-  const url = '/pagefind/pagefind.js';
-  pagefind ??= (import(/* @vite-ignore */ url) as Promise<Pagefind>).then(async (module) => {
-    await module.options({ baseUrl: '/' });
-    return module;
-  });
+  const module = (await import(/* @vite-ignore */ `${shardPath(first)}pagefind.js`)) as Pagefind;
+  await module.options({ baseUrl: '/' });
+  await Promise.all(others.map((shard) => module.mergeIndex(shardPath(shard))));
+  return module;
+}
+
+function loadPagefind(): Promise<Pagefind> {
+  pagefind ??= loadShards();
+  // A failed load is tried again the next time the dialog opens.
+  pagefind.catch(() => (pagefind = null));
   return pagefind;
 }
 
