@@ -205,11 +205,11 @@ function staticRouteCount(): number {
 }
 
 /** The live release's render keys when they were rendered by this code; null renders everything. */
-function previousKeys(previous: string | null, code: string): RenderKeys | null {
+function previousKeys(previous: string | null, code: string): LiveKeys | null {
   if (!previous) return null;
   const file = path.join(previous, RENDER_KEYS_FILE);
   if (!fs.existsSync(file)) return null;
-  const keys = JSON.parse(fs.readFileSync(file, 'utf8')) as RenderKeys;
+  const keys = JSON.parse(fs.readFileSync(file, 'utf8')) as LiveKeys;
   return keys.codeKey === code ? keys : null;
 }
 
@@ -310,7 +310,14 @@ export async function buildSite(
     // 24 s one after the other).
     const steps = await Promise.allSettled([
       timed('Indexed for search', () =>
-        indexForSearch(outDir, search, plan.incremental ? options.previous : null, log),
+        indexForSearch(
+          outDir,
+          search,
+          previous && options.previous
+            ? { folder: options.previous, shards: previousShards(previous) }
+            : null,
+          log,
+        ),
       ),
       (async () => {
         // Linked first: the pages that are the live release's files need not be read again for hashes.
@@ -477,26 +484,12 @@ function shardsOf(posts: Record<string, number>, size: number): Map<number, stri
 async function indexForSearch(
   dir: string,
   shards: SearchShards,
-  previous: string | null,
+  live: { folder: string; shards: Map<number, string[]> } | null,
   log: (line: string) => void,
 ): Promise<void> {
-  const before = previous ? previousShards(previous) : new Map<number, string[]>();
   const numbers = [...shards.pages.keys()].sort((a, b) => a - b);
-  const kept = numbers.filter((shard) => {
-    const pages = shards.pages.get(shard)!;
-    return (
-      before.get(shard)?.join('\n') === pages.join('\n') &&
-      !pages.some((page) => shards.rendered.has(page)) &&
-      fs.existsSync(path.join(previous!, SEARCH_DIR, String(shard), 'pagefind-entry.json'))
-    );
-  });
-  for (const shard of kept) {
-    const folder = path.join(SEARCH_DIR, String(shard));
-    for (const file of fs.readdirSync(path.join(previous!, folder), { recursive: true, encoding: 'utf8' })) {
-      if (/\.(br|gz)$/.test(file) || fs.statSync(path.join(previous!, folder, file)).isDirectory()) continue;
-      linkFrom(previous!, dir, path.join(folder, file));
-    }
-  }
+  const kept = live ? numbers.filter((shard) => isKept(shard, shards, live)) : [];
+  if (live) for (const shard of kept) linkShard(live.folder, dir, shard);
   const indexed = numbers.filter((shard) => !kept.includes(shard));
   if (indexed.length > 0) {
     const pagefind = await import('pagefind');
@@ -511,17 +504,41 @@ async function indexForSearch(
   log(`Search index: ${indexed.length} of ${numbers.length} shards indexed, the others kept.`);
 }
 
+/** Whether the live release's index of a shard is this build's: the same posts, none rendered again. */
+function isKept(
+  shard: number,
+  shards: SearchShards,
+  live: { folder: string; shards: Map<number, string[]> },
+) {
+  const pages = shards.pages.get(shard)!;
+  return (
+    live.shards.get(shard)?.join('\n') === pages.join('\n') &&
+    !pages.some((page) => shards.rendered.has(page)) &&
+    fs.existsSync(path.join(live.folder, SEARCH_DIR, String(shard), 'pagefind-entry.json'))
+  );
+}
+
+/** Links every file of a shard's index (with its .br and .gz) from the live release's folder. */
+function linkShard(from: string, to: string, shard: number): void {
+  const folder = path.join(SEARCH_DIR, String(shard));
+  for (const file of fs.readdirSync(path.join(from, folder), { recursive: true, encoding: 'utf8' })) {
+    const inFolder = path.join(folder, file);
+    if (/\.(br|gz)$/.test(file) || fs.statSync(path.join(from, inFolder)).isDirectory()) continue;
+    linkFrom(from, to, inFolder);
+  }
+}
+
 /** What a release keeps of its build: the render keys, and how its search index was sharded. */
 interface ReleaseKeys extends RenderKeys {
   searchShardPosts: number;
 }
 
-/** The live release's shards as it made them (none if it recorded no shards). */
-function previousShards(previous: string): Map<number, string[]> {
-  const file = path.join(previous, RENDER_KEYS_FILE);
-  if (!fs.existsSync(file)) return new Map();
-  const keys = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<ReleaseKeys>;
-  return keys.posts && keys.searchShardPosts ? shardsOf(keys.posts, keys.searchShardPosts) : new Map();
+/** A live release's keys as read: one built before the search shards has no shard size. */
+type LiveKeys = RenderKeys & Partial<Pick<ReleaseKeys, 'searchShardPosts'>>;
+
+/** The live release's shards as it made them (none if it recorded no shard size). */
+function previousShards(keys: LiveKeys): Map<number, string[]> {
+  return keys.searchShardPosts ? shardsOf(keys.posts, keys.searchShardPosts) : new Map();
 }
 
 /**

@@ -179,8 +179,7 @@ export async function listFirstPages(
   viewer: Viewer,
   now: Date,
 ): Promise<Map<number, ThreadPage>> {
-  const pages = new Map<number, ThreadPage>();
-  if (postIds.length === 0) return pages;
+  if (postIds.length === 0) return new Map();
   const ranked = db
     .selectFrom('comments')
     .selectAll()
@@ -206,8 +205,7 @@ export async function listFirstPages(
     more: rows.length > limit,
   }));
   const threads = await pagesOf(db, tops, viewer, now);
-  [...byPost.keys()].forEach((postId, i) => pages.set(postId, threads[i]!));
-  return pages;
+  return new Map([...byPost.keys()].map((postId, i) => [postId, threads[i]!]));
 }
 
 /** The post's comment count as stored (visible comments and replies). */
