@@ -1,11 +1,20 @@
 import { defineConfig } from 'vitest/config';
 
 const API_TESTS = ['tests/api/**/*.test.ts'];
-const api = { environment: 'node', testTimeout: 30_000, hookTimeout: 120_000, isolate: false };
+/** Every project's: a test file's temp folders go when it ends. */
+const TEMP_SETUP = 'tests/helpers/temp-setup.ts';
+const api = {
+  environment: 'node',
+  testTimeout: 30_000,
+  hookTimeout: 120_000,
+  isolate: false,
+  setupFiles: [TEMP_SETUP],
+};
 const e2e = {
   environment: 'node',
   testTimeout: 60_000,
   hookTimeout: 300_000,
+  setupFiles: [TEMP_SETUP],
 };
 
 // The API and community end-to-end tests run twice: on SQLite (the embedded default) and, in the
@@ -21,7 +30,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['tests/unit/**/*.test.{ts,tsx}'],
-          setupFiles: ['tests/helpers/unit-setup.ts'],
+          setupFiles: [TEMP_SETUP, 'tests/helpers/unit-setup.ts'],
           environment: 'node',
         },
       },
