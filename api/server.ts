@@ -10,6 +10,7 @@ import type { DB } from './db/database.ts';
 import { redirectTarget } from './db/queries/redirects.ts';
 import type { ServedRelease } from './db/queries/releases.ts';
 import { liveReleaseSource } from './lib/live-release.ts';
+import { RELEASE_BOOKKEEPING } from './lib/release-files.ts';
 import { createViewBuffer } from './lib/view-buffer.ts';
 import { createRateLimiters } from './middleware/rate-limit.ts';
 import { createServedApi } from './node/served-api.ts';
@@ -124,6 +125,8 @@ export function createSite({
       c.res = new Response(null, { status: 304, headers: c.res.headers });
     }
   });
+  // The release's bookkeeping is for this server and the publisher (api/lib/release-files.ts).
+  for (const file of RELEASE_BOOKKEEPING) site.get(`/${file}*`, (c) => c.notFound());
   site.use('*', (c, next) =>
     serveStatic({
       root: c.get('site')!,

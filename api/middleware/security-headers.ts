@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
+import { CSP_HASHES_FILE } from '../lib/release-files.ts';
 
 export interface CspOptions {
   /** Firebase Auth, when configured: its hosts are allowed for connections, frames and scripts. */
@@ -9,9 +10,6 @@ export interface CspOptions {
   /** The email-marketing provider's deletion form is configured (its script is allowed). */
   deletionForm?: boolean;
 }
-
-/** File written beside the built site listing the sha256 of every inline script it contains. */
-export const CSP_HASHES_FILE = '_csp-hashes.json';
 
 const hashCache = new Map<string, string[]>();
 

@@ -6,13 +6,8 @@ import os from 'node:os';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { PublishProgress } from '../../api/contract.ts';
-import { CSP_HASHES_FILE } from '../../api/middleware/security-headers.ts';
-import {
-  RENDER_KEYS_FILE,
-  type RenderKeys,
-  type RenderPlanInput,
-  type RenderPlanOutput,
-} from '../../src/lib/render-keys.ts';
+import { CSP_HASHES_FILE, RELEASE_BOOKKEEPING, RENDER_KEYS_FILE } from '../../api/lib/release-files.ts';
+import type { RenderKeys, RenderPlanInput, RenderPlanOutput } from '../../src/lib/render-keys.ts';
 import { SEARCH_DIR, SEARCH_SHARDS_FILE } from '../../src/lib/search-shards.ts';
 import type { SiteRenderer } from './site-renderer.ts';
 
@@ -648,13 +643,17 @@ function brotliParams(file: string, size: number): Record<number, number> {
 }
 
 /**
- * Writes .gz and .br beside every text file so the server never compresses static files itself;
- * files that have them already (linked from the live release) are left as they are.
+ * Writes .gz and .br beside every text file readers get, so the server never compresses static
+ * files itself; files that have them already (linked from the live release) are left as they are,
+ * and the release's bookkeeping is never sent.
  */
 async function precompress(dir: string, onProgress: (done: number, total: number) => void): Promise<void> {
   const files = fs
     .readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .filter((f) => COMPRESSIBLE.test(f) && !fs.existsSync(path.join(dir, `${f}.br`)));
+    .filter(
+      (f) =>
+        COMPRESSIBLE.test(f) && !RELEASE_BOOKKEEPING.includes(f) && !fs.existsSync(path.join(dir, `${f}.br`)),
+    );
   let done = 0;
   onProgress(done, files.length);
   await Promise.all(

@@ -1,7 +1,7 @@
 // What a build and the publisher tell each other about render keys (docs/decisions/019): the plan
 // src/lib/site-plan.ts follows inside the build, and what scripts/lib/build.ts keeps in a release.
 
-/** Each keyed page's address and key; a release folder keeps its build's in RENDER_KEYS_FILE. */
+/** Each keyed page's address and key; a release folder keeps its build's (api/lib/release-files.ts). */
 export interface RenderKeys {
   /** What the build's output depends on besides the data (scripts/lib/build.ts's codeKey). */
   codeKey: string;
@@ -28,5 +28,3 @@ export interface RenderPlanOutput extends RenderKeys {
   /** Keyed pages whose file the live release already has. */
   kept: string[];
 }
-
-export const RENDER_KEYS_FILE = '_render-keys.json';

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readCache } from '../../api/middleware/read-cache.ts';
 import { createApp } from '../../api/app.ts';
 import { MAX_BODY_BYTES } from '../../api/contract.ts';
+import { CSP_HASHES_FILE, RENDER_KEYS_FILE } from '../../api/lib/release-files.ts';
 import { liveRelease } from '../../api/db/queries/releases.ts';
 import { createBufferedRateLimiter } from '../../api/middleware/rate-limit.ts';
 import { type RunningServer, startServer } from '../../api/server.ts';
@@ -32,6 +33,11 @@ beforeAll(async () => {
   const js = 'console.log("nestling");\n'.repeat(200);
   fs.writeFileSync(path.join(siteDir, '_astro', 'app.abc123.js'), js);
   fs.writeFileSync(path.join(siteDir, '_astro', 'app.abc123.js.br'), zlib.brotliCompressSync(js));
+  // The release's bookkeeping, as a build writes it (an older build compressed it too).
+  const keys = JSON.stringify({ codeKey: 'abc', pages: { '/': 'k1' }, posts: { '/blog/a': 1 } });
+  fs.writeFileSync(path.join(siteDir, RENDER_KEYS_FILE), keys);
+  fs.writeFileSync(path.join(siteDir, `${RENDER_KEYS_FILE}.br`), zlib.brotliCompressSync(keys));
+  fs.writeFileSync(path.join(siteDir, CSP_HASHES_FILE), '["sha256-abc"]');
   // As in production: anonymous reads are cached (and compressed) for a second.
   server = await startServer({
     db,
@@ -72,6 +78,17 @@ describe('the server', () => {
     expect(res.headers.get('content-encoding')).toBe('br');
     expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(await res.text()).toContain('nestling');
+  });
+
+  it('never sends the release’s bookkeeping: the render keys and CSP hashes are for the server', async () => {
+    for (const file of [RENDER_KEYS_FILE, `${RENDER_KEYS_FILE}.br`, CSP_HASHES_FILE]) {
+      const res = await fetch(`${server.url}/${file}`, { headers: { 'Accept-Encoding': 'br' } });
+      expect(res.status, file).toBe(404);
+      expect(await res.text()).toContain('404 Page Not Found');
+    }
+    // The server itself still reads the hashes for its CSP.
+    const page = await fetch(`${server.url}/`);
+    expect(page.headers.get('content-security-policy')).toContain("'sha256-abc'");
   });
 
   it('compresses larger API answers in the encoding the client prefers', async () => {

@@ -13,13 +13,13 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PublishRun } from '../../api/contract.ts';
+import { RENDER_KEYS_FILE } from '../../api/lib/release-files.ts';
 import type { DB } from '../../api/db/database.ts';
 import { prepareDatabase } from '../../api/db/prepare.ts';
 import { buildSite, type BuiltSite, codeKey } from '../../scripts/lib/build.ts';
 import { createPublisher, type Publisher } from '../../scripts/lib/publisher.ts';
 import { createSiteRenderer, type SiteRenderer } from '../../scripts/lib/site-renderer.ts';
 import { tempDir } from '../../scripts/lib/temp.ts';
-import { RENDER_KEYS_FILE } from '../../src/lib/render-keys.ts';
 import { parseShards, SEARCH_DIR, SEARCH_SHARDS_FILE } from '../../src/lib/search-shards.ts';
 import { createContentDir, type FixturePost, writePost } from '../helpers/content-fixture.ts';
 
