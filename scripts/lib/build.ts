@@ -398,7 +398,7 @@ async function render(
  * release's, with its .br and .gz: unchanged files are the live release's own, never compressed again.
  */
 async function reuseUnchanged(previous: string, outDir: string, which: FileSet): Promise<void> {
-  const files = filesOf(outDir, which);
+  const files = await filesOf(outDir, which);
   for (const [i, file] of files.entries()) {
     if (i % YIELD_EVERY === 0) await letOthersRun();
     if (/\.(br|gz)$/.test(file)) continue;
@@ -427,10 +427,9 @@ const letOthersRun = () => new Promise((resolve) => setImmediate(resolve));
  */
 type FileSet = 'pages' | 'search';
 
-function filesOf(dir: string, which: FileSet): string[] {
-  return fs
-    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .filter((file) => (file.split(path.sep)[0] === SEARCH_DIR) === (which === 'search'));
+async function filesOf(dir: string, which: FileSet): Promise<string[]> {
+  const files = await fs.promises.readdir(dir, { recursive: true, encoding: 'utf8' });
+  return files.filter((file) => (file.split(path.sep)[0] === SEARCH_DIR) === (which === 'search'));
 }
 
 /** Posts per search shard by default (SEARCH_SHARD_POSTS sets another number). */
@@ -484,7 +483,7 @@ async function indexForSearch(
 ): Promise<void> {
   const numbers = [...shards.pages.keys()].sort((a, b) => a - b);
   const kept = live ? numbers.filter((shard) => isKept(shard, shards, live)) : [];
-  if (live) for (const shard of kept) linkShard(live.folder, dir, shard);
+  if (live) for (const shard of kept) await linkShard(live.folder, dir, shard);
   const indexed = numbers.filter((shard) => !kept.includes(shard));
   if (indexed.length > 0) {
     const pagefind = await import('pagefind');
@@ -513,10 +512,15 @@ function isKept(
   );
 }
 
-/** Links every file of a shard's index (with its .br and .gz) from the live release's folder. */
-function linkShard(from: string, to: string, shard: number): void {
+/**
+ * Links every file of a shard's index (with its .br and .gz) from the live release's folder: about a
+ * thousand files a shard, in slices (at 5,000 posts, four kept shards held the server for 1 s).
+ */
+async function linkShard(from: string, to: string, shard: number): Promise<void> {
   const folder = path.join(SEARCH_DIR, String(shard));
-  for (const file of fs.readdirSync(path.join(from, folder), { recursive: true, encoding: 'utf8' })) {
+  const files = await fs.promises.readdir(path.join(from, folder), { recursive: true, encoding: 'utf8' });
+  for (const [i, file] of files.entries()) {
+    if (i % YIELD_EVERY === 0) await letOthersRun();
     const inFolder = path.join(folder, file);
     if (/\.(br|gz)$/.test(file) || fs.statSync(path.join(from, inFolder)).isDirectory()) continue;
     linkFrom(from, to, inFolder);
@@ -548,7 +552,8 @@ async function indexShard(
 ): Promise<void> {
   const staging = fs.mkdtempSync(path.join(os.tmpdir(), 'nestling-search-'));
   try {
-    for (const page of pages) {
+    for (const [i, page] of pages.entries()) {
+      if (i % YIELD_EVERY === 0) await letOthersRun();
       const [from, to] = [path.join(dir, fileOf(page)), path.join(staging, fileOf(page))];
       fs.mkdirSync(path.dirname(to), { recursive: true });
       try {
@@ -648,12 +653,11 @@ function brotliParams(file: string, size: number): Record<number, number> {
  * and the release's bookkeeping is never sent.
  */
 async function precompress(dir: string, onProgress: (done: number, total: number) => void): Promise<void> {
-  const files = fs
-    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .filter(
-      (f) =>
-        COMPRESSIBLE.test(f) && !RELEASE_BOOKKEEPING.includes(f) && !fs.existsSync(path.join(dir, `${f}.br`)),
-    );
+  const all = await fs.promises.readdir(dir, { recursive: true, encoding: 'utf8' });
+  const present = new Set(all);
+  const files = all.filter(
+    (f) => COMPRESSIBLE.test(f) && !RELEASE_BOOKKEEPING.includes(f) && !present.has(`${f}.br`),
+  );
   let done = 0;
   onProgress(done, files.length);
   await Promise.all(
