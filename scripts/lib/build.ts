@@ -398,7 +398,7 @@ async function render(
  * release's, with its .br and .gz: unchanged files are the live release's own, never compressed again.
  */
 async function reuseUnchanged(previous: string, outDir: string, which: FileSet): Promise<void> {
-  const files = await filesOf(outDir, which);
+  const files = filesOf(outDir, which);
   for (const [i, file] of files.entries()) {
     if (i % YIELD_EVERY === 0) await letOthersRun();
     if (/\.(br|gz)$/.test(file)) continue;
@@ -427,8 +427,10 @@ const letOthersRun = () => new Promise((resolve) => setImmediate(resolve));
  */
 type FileSet = 'pages' | 'search';
 
-async function filesOf(dir: string, which: FileSet): Promise<string[]> {
-  const files = await fs.promises.readdir(dir, { recursive: true, encoding: 'utf8' });
+function filesOf(dir: string, which: FileSet): string[] {
+  // Synchronous: Node's asynchronous recursive listing of a release's 6,000 folders took 0.3-0.8 s
+  // longer, and the synchronous one holds the server for about 0.1 s.
+  const files = fs.readdirSync(dir, { recursive: true, encoding: 'utf8' });
   return files.filter((file) => (file.split(path.sep)[0] === SEARCH_DIR) === (which === 'search'));
 }
 
@@ -483,16 +485,23 @@ async function indexForSearch(
 ): Promise<void> {
   const numbers = [...shards.pages.keys()].sort((a, b) => a - b);
   const kept = live ? numbers.filter((shard) => isKept(shard, shards, live)) : [];
-  if (live) for (const shard of kept) await linkShard(live.folder, dir, shard);
   const indexed = numbers.filter((shard) => !kept.includes(shard));
-  if (indexed.length > 0) {
-    const pagefind = await import('pagefind');
-    try {
-      for (const shard of indexed) await indexShard(pagefind, dir, shard, shards.pages.get(shard)!);
-    } finally {
-      await pagefind.close();
-    }
-  }
+  // Pagefind indexes in a process of its own while this one links the kept shards.
+  const steps = await Promise.allSettled([
+    (async () => {
+      if (indexed.length === 0) return;
+      const pagefind = await import('pagefind');
+      try {
+        for (const shard of indexed) await indexShard(pagefind, dir, shard, shards.pages.get(shard)!);
+      } finally {
+        await pagefind.close();
+      }
+    })(),
+    (async () => {
+      if (live) for (const shard of kept) await linkShard(live.folder, dir, shard);
+    })(),
+  ]);
+  for (const step of steps) if (step.status === 'rejected') throw step.reason;
   fs.mkdirSync(path.join(dir, SEARCH_DIR), { recursive: true });
   fs.writeFileSync(path.join(dir, SEARCH_SHARDS_FILE), JSON.stringify(numbers));
   log(`Search index: ${indexed.length} of ${numbers.length} shards indexed, the others kept.`);
@@ -518,7 +527,7 @@ function isKept(
  */
 async function linkShard(from: string, to: string, shard: number): Promise<void> {
   const folder = path.join(SEARCH_DIR, String(shard));
-  const files = await fs.promises.readdir(path.join(from, folder), { recursive: true, encoding: 'utf8' });
+  const files = fs.readdirSync(path.join(from, folder), { recursive: true, encoding: 'utf8' });
   for (const [i, file] of files.entries()) {
     if (i % YIELD_EVERY === 0) await letOthersRun();
     const inFolder = path.join(folder, file);
@@ -653,7 +662,7 @@ function brotliParams(file: string, size: number): Record<number, number> {
  * and the release's bookkeeping is never sent.
  */
 async function precompress(dir: string, onProgress: (done: number, total: number) => void): Promise<void> {
-  const all = await fs.promises.readdir(dir, { recursive: true, encoding: 'utf8' });
+  const all = fs.readdirSync(dir, { recursive: true, encoding: 'utf8' });
   const present = new Set(all);
   const files = all.filter(
     (f) => COMPRESSIBLE.test(f) && !RELEASE_BOOKKEEPING.includes(f) && !present.has(`${f}.br`),
