@@ -11,6 +11,7 @@ import { liveRelease } from '../api/db/queries/releases.ts';
 import { ESCALATION } from '../api/db/queries/deliveries.ts';
 import { createDeliveryWorker, createWebhookSender } from '../api/lib/deliveries.ts';
 import { createEmailSender, EMAIL_KIND } from '../api/lib/mail.ts';
+import { liveReleaseSource } from '../api/lib/live-release.ts';
 import { createRecallRefresher } from '../api/lib/recall-refresh.ts';
 import { nodeSupportWarning } from '../api/lib/node-support.ts';
 import { createRateLimiters } from '../api/middleware/rate-limit.ts';
@@ -31,7 +32,9 @@ console.log(`Preparing the database: ${describeDatabase(location)} …`);
 const { db, seeded } = await prepareDatabase(location, env.CONTENT_DIR, { sampleRecalls: !env.RECALLS_URL });
 if (seeded) console.log('Seeded a new database from content/.');
 
-const publisher = publisherFromEnv(db, env);
+// The server's view of the live release, told by this instance's publisher when it switches.
+const release = liveReleaseSource(db);
+const publisher = publisherFromEnv(db, env, { onLive: release.refresh });
 const live = await liveRelease(db);
 if (!live || needsBuild(path.join(siteDir, live.folder), env.CONTENT_DIR)) {
   console.log(
@@ -68,6 +71,7 @@ const server = await startServer({
     verifyToken: createVerifier(env),
     accounts: createAccounts(env),
     publisher,
+    release,
     ...createRateLimiters(db, {
       comments: env.RATE_LIMIT_COMMENTS_PER_MINUTE,
       writes: env.RATE_LIMIT_WRITES_PER_MINUTE,

@@ -13,6 +13,15 @@ export interface ReleaseSource {
   known: () => ServedRelease | null | undefined;
 }
 
+/** The live release as one instance sees it (liveReleaseSource). */
+export interface LiveReleaseSource extends ReleaseSource {
+  /**
+   * Forgets what was read, so that the next request reads the live release again: the instance's
+   * own publisher calls it when it has switched, so that instance serves the switch at once.
+   */
+  refresh: () => void;
+}
+
 /**
  * The live release as one instance sees it: read from the database at most once per ttlMs, and
  * shared by every request meanwhile, so the instance's site files and API answers always come from
@@ -21,7 +30,7 @@ export interface ReleaseSource {
 export function liveReleaseSource(
   db: DB,
   options: { ttlMs?: number; now?: () => number } = {},
-): ReleaseSource {
+): LiveReleaseSource {
   const ttlMs = options.ttlMs ?? 1_000;
   const now = options.now ?? (() => Date.now());
   let value: Promise<ServedRelease | null> | null = null;
@@ -50,6 +59,11 @@ export function liveReleaseSource(
     known() {
       if (settled?.reading !== value || now() - readAt >= ttlMs) return undefined;
       return settled.release;
+    },
+    refresh() {
+      // A read still under way settles nothing now (it checks that it is still the value).
+      value = null;
+      settled = null;
     },
   };
 }

@@ -19,6 +19,7 @@ import type { PublishPhase, PublishRun } from '../../api/contract.ts';
 import { openDatabase } from '../../api/db/database.ts';
 import { migrateToLatest } from '../../api/db/migrate.ts';
 import { liveRelease } from '../../api/db/queries/releases.ts';
+import { liveReleaseSource } from '../../api/lib/live-release.ts';
 import { startServer } from '../../api/server.ts';
 import { type BuildOptions, type BuiltSite, buildSite } from '../lib/build.ts';
 import { createPublisher, type Publisher } from '../lib/publisher.ts';
@@ -408,6 +409,8 @@ async function benchSize(count: number, result: SizeResult): Promise<void> {
         if (built) last = { built, peakBytes, startedAt, endedAt: Date.now(), phaseAt };
       }
     };
+    // Wired as npm start wires them: the publisher tells the server's release source when it switches.
+    const release = liveReleaseSource(db);
     const publisher = createPublisher({
       db,
       contentDir: content,
@@ -415,8 +418,15 @@ async function benchSize(count: number, result: SizeResult): Promise<void> {
       buildEnv,
       build: measuredBuild,
       log: (line) => console.log(`${since()} ${line}`),
+      onLive: release.refresh,
     });
-    const server = await startServer({ db, siteDir, host: '127.0.0.1', port: 0, deps: { publisher } });
+    const server = await startServer({
+      db,
+      siteDir,
+      host: '127.0.0.1',
+      port: 0,
+      deps: { publisher, release },
+    });
     const base = server.url;
     const lastBuild = () => last;
     try {

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DB } from '../../api/db/database.ts';
 import { fixedReleaseSource, liveReleaseSource } from '../../api/lib/live-release.ts';
-import { createTestDb } from '../helpers/test-db.ts';
+import { createTestDb, releaseNow, TEST_NOW } from '../helpers/test-db.ts';
 
 let db: DB | undefined;
 afterEach(async () => {
@@ -41,6 +41,20 @@ describe('the live release', () => {
     db = undefined;
     await expect(source.current()).rejects.toThrow();
     expect(source.known()).toBeUndefined();
+  });
+
+  it('reads again at once after refresh, even within its time (its own publisher switched)', async () => {
+    ({ db } = await createTestDb());
+    const clock = 0;
+    const source = liveReleaseSource(db, { ttlMs: 1_000, now: () => clock });
+    const before = await source.current();
+    const next = await releaseNow(db, new Date(TEST_NOW.getTime() + 60_000));
+    // Within its second it still gives what it read.
+    expect((await source.current())?.id).toBe(before!.id);
+    source.refresh();
+    expect(source.known()).toBeUndefined();
+    expect((await source.current())?.id).toBe(next);
+    expect(source.known()?.id).toBe(next);
   });
 
   it('knows a fixed release once it has been read', async () => {

@@ -474,6 +474,48 @@ describe('the publisher', () => {
     );
   });
 
+  it('tells its own server when it switches, which serves the switch at once, as npm start wires them', async () => {
+    const { file, contentDir, siteDir } = await setup([{ slug: 'first' }]);
+    const db = openDatabase(file);
+    stops.push(() => db.destroy());
+    // A release source that would otherwise keep what it read for an hour.
+    const release = liveReleaseSource(db, { ttlMs: 3_600_000 });
+    let failing = false;
+    const immediate = immediateBuild(connect(file));
+    const build: Build = (outDir, env, options) =>
+      failing ? Promise.reject(new Error('Site build failed: boom')) : immediate(outDir, env, options);
+    const { publisher } = instance(file, { contentDir, siteDir, build, onLive: release.refresh });
+    const one = await publishOnce(publisher);
+    const server = await startServer({
+      db,
+      siteDir,
+      host: '127.0.0.1',
+      port: 0,
+      deps: { release, publisher, now: () => TEST_NOW },
+    });
+    stops.push(() => server.close());
+    expect((await reader(server, 'first')).release).toEqual([`${one.id}`, `${one.id}`]);
+
+    writePost(contentDir, { slug: 'second' });
+    const two = await publishOnce(publisher);
+    expect(await reader(server, 'second')).toEqual({
+      page: 200,
+      api: 200,
+      release: [`${two.id}`, `${two.id}`],
+    });
+    await publisher.rollback({ uid: null, name: 'test' }, null);
+    expect(await reader(server, 'second')).toEqual({
+      page: 404,
+      api: 404,
+      release: [`${one.id}`, `${one.id}`],
+    });
+    // A failed publish switches nothing and tells nobody: the source still knows release one.
+    failing = true;
+    writePost(contentDir, { slug: 'third' });
+    expect((await publishOnce(publisher)).state).toBe('failed');
+    expect(release.known()).toMatchObject({ id: one.id });
+  });
+
   it('withdraws a post marked draft from its page and the API at the next release', async () => {
     const { file, contentDir, siteDir } = await setup([{ slug: 'first' }, { slug: 'second' }]);
     const { publisher } = instance(file, { contentDir, siteDir });
