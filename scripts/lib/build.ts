@@ -13,7 +13,18 @@ import type { SiteRenderer } from './site-renderer.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 /** What a build's output depends on besides its data (see codeKey). */
-const CODE_SOURCES = ['src', 'public', 'api', 'astro.config.mjs', 'package-lock.json', 'tsconfig.json'];
+const CODE_SOURCES = [
+  'src',
+  'public',
+  'api',
+  'astro.config.mjs',
+  'package-lock.json',
+  'tsconfig.json',
+  // The build's own code: how pages are rendered, compressed and indexed.
+  'scripts/lib/build.ts',
+  'scripts/lib/site-renderer.ts',
+  'scripts/lib/astro-renderer.mjs',
+];
 
 function newestMtime(target: string): number {
   if (!fs.existsSync(target)) return 0;
@@ -162,7 +173,7 @@ export interface BuiltSite {
 
 /**
  * What a build's output depends on besides the data it renders: the site's and the server's code,
- * the dependencies, the public files, the public settings and Node's version. Two builds with the
+ * the build's own, the dependencies, the public files, the public settings and Node's version. Two builds with the
  * same code key render the same props to the same bytes, so a page can be kept from the live
  * release when its props have not changed (src/lib/site-plan.ts).
  */

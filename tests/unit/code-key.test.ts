@@ -46,6 +46,8 @@ describe('the code key', () => {
     ['a public file', 'public/favicon.svg', '<svg><circle /></svg>'],
     ['the server code the build renders through', 'api/contract.ts', 'export const LIMIT = 20;'],
     ['the dependencies', 'package-lock.json', '{"lockfileVersion": 3, "packages": {}}'],
+    ['the build’s own code', 'scripts/lib/build.ts', 'export const QUALITY = 9;'],
+    ['the renderer', 'scripts/lib/astro-renderer.mjs', 'export {};'],
     ['a new file', 'src/components/New.astro', '<p>new</p>'],
   ])('changes with %s', (_what, file, text) => {
     const root = checkout();
