@@ -123,7 +123,7 @@ describe('reply emails', () => {
     await waitForIsland(signedOut, 'EmailLinkAction');
     await signedOut.getByRole('heading', { name: 'Unsubscribed from this discussion' }).waitFor();
     await signedOut.getByText(`You will get no more emails about replies in “${post.title}”.`).waitFor();
-    expect(await signedOut.evaluate(() => document.activeElement?.id)).toBe('outcome-heading');
+    await expect.poll(() => signedOut.evaluate(() => document.activeElement?.id)).toBe('outcome-heading');
     await expectNoAxeViolations(signedOut);
     await closePage(signedOut);
 
@@ -183,7 +183,7 @@ describe('deleting an account', () => {
     const dialog = page.getByRole('dialog', { name: 'Delete your account?' });
     const field = dialog.getByLabel('Type your email address to confirm');
     await field.waitFor();
-    expect(await page.evaluate(() => document.activeElement?.tagName)).not.toBe('BODY');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).not.toBe('BODY');
     await field.fill('someone@example.com');
     await field.press('Enter');
     await dialog

@@ -137,9 +137,10 @@ describe('reports and the moderation console', () => {
       .waitFor();
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
-      `Report comment by ${author.name}`,
-    );
+    // Radix gives focus back in a task after the dialog has gone: polled, not read at once.
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')))
+      .toBe(`Report comment by ${author.name}`);
     // The comment awaiting review is not shown to the reporter.
     expect(await page.getByText(linky).count()).toBe(0);
 
@@ -330,7 +331,7 @@ describe("parents' control of their own words", () => {
     await page.getByTestId('comment-count').getByText(counted(before).header).waitFor();
     expect(await shownCounts(page)).toEqual(counted(before));
     // Focus went somewhere sensible, not to the page's body.
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('comments-heading');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('comments-heading');
     await closePage(page);
   });
 });
