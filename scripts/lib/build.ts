@@ -173,9 +173,9 @@ export interface BuiltSite {
 
 /**
  * What a build's output depends on besides the data it renders: the site's and the server's code,
- * the build's own, the dependencies, the public files, the public settings and Node's version. Two builds with the
- * same code key render the same props to the same bytes, so a page can be kept from the live
- * release when its props have not changed (src/lib/site-plan.ts).
+ * the build's own, the dependencies, the public files, the public settings and Node's version. Two
+ * builds with the same code key render the same props to the same bytes, so a page can be kept from
+ * the live release when its props have not changed (src/lib/site-plan.ts).
  */
 export function codeKey(env: NodeJS.ProcessEnv, root = ROOT): string {
   const hash = crypto.createHash('sha256');
@@ -314,7 +314,7 @@ export async function buildSite(
     // (linkFrom replaces a file by rename, so it reads the same bytes either way). Compressing
     // waits for both: beside Pagefind it slowed both down (a new post at 5,000 posts: 30 s, against
     // 24 s one after the other).
-    const steps = await Promise.allSettled([
+    await sideBySide([
       timed('Indexed for search', () =>
         indexForSearch(
           outDir,
@@ -332,7 +332,6 @@ export async function buildSite(
         await timed('Hashed the inline scripts', () => writeInlineScriptHashes(outDir));
       })(),
     ]);
-    for (const step of steps) if (step.status === 'rejected') throw step.reason;
     if (options.previous)
       await timed('Linked the unchanged search files', () =>
         reuseUnchanged(options.previous!, outDir, 'search'),
@@ -498,24 +497,32 @@ async function indexForSearch(
   const kept = live ? numbers.filter((shard) => isKept(shard, shards, live)) : [];
   const indexed = numbers.filter((shard) => !kept.includes(shard));
   // Pagefind indexes in a process of its own while this one links the kept shards.
-  const steps = await Promise.allSettled([
-    (async () => {
-      if (indexed.length === 0) return;
-      const pagefind = await import('pagefind');
-      try {
-        for (const shard of indexed) await indexShard(pagefind, dir, shard, shards.pages.get(shard)!);
-      } finally {
-        await pagefind.close();
-      }
-    })(),
-    (async () => {
-      if (live) for (const shard of kept) await linkShard(live.folder, dir, shard);
-    })(),
+  await sideBySide([
+    indexShards(dir, indexed, shards),
+    ...(live ? kept.map((shard) => linkShard(live.folder, dir, shard)) : []),
   ]);
-  for (const step of steps) if (step.status === 'rejected') throw step.reason;
   fs.mkdirSync(path.join(dir, SEARCH_DIR), { recursive: true });
   fs.writeFileSync(path.join(dir, SEARCH_SHARDS_FILE), JSON.stringify(numbers));
   log(`Search index: ${indexed.length} of ${numbers.length} shards indexed, the others kept.`);
+}
+
+/**
+ * Runs steps side by side and waits for every one, so that none still writes into the release
+ * after another has failed; then throws the first failure.
+ */
+async function sideBySide(steps: Promise<unknown>[]): Promise<void> {
+  for (const step of await Promise.allSettled(steps)) if (step.status === 'rejected') throw step.reason;
+}
+
+/** Indexes the given shards with one Pagefind process, one shard after another. */
+async function indexShards(dir: string, numbers: number[], shards: SearchShards): Promise<void> {
+  if (numbers.length === 0) return;
+  const pagefind = await import('pagefind');
+  try {
+    for (const shard of numbers) await indexShard(pagefind, dir, shard, shards.pages.get(shard)!);
+  } finally {
+    await pagefind.close();
+  }
 }
 
 /** Whether the live release's index of a shard is this build's: the same posts, none rendered again. */
