@@ -139,18 +139,25 @@ export default async function setup(project: TestProject) {
     for (const release of releases.reverse()) await release();
   };
   try {
-    // One site build at a time: each has its own Astro cache (scripts/lib/build.ts), but two at once
-    // would only share the two cores.
-    const demo = await acquire('e2e demo sqlite', startDemoOnSqlite);
-    releases.push(demo.release);
-    project.provide('baseURL', demo.value.baseURL);
+    // The two site builds run side by side: each leaves part of the two cores idle while it waits on
+    // files and its workers, so together they take a few seconds less (27–30 s against 31–33 s).
+    const demoStarted = acquire('e2e demo sqlite', startDemoOnSqlite);
     // The smoke project (one browser test on another Node) needs only the demo server.
-    if (project.name === 'smoke') return releaseAll;
-
-    const emulator = await sharedAuthEmulator();
-    releases.push(emulator.release);
-    const sqlite = await acquire('e2e auth sqlite', () => startAuthOnSqlite(emulator.value));
-    releases.push(sqlite.release);
+    if (project.name === 'smoke') {
+      const demo = await demoStarted;
+      releases.push(demo.release);
+      project.provide('baseURL', demo.value.baseURL);
+      return releaseAll;
+    }
+    const emulatorStarted = sharedAuthEmulator();
+    const sqliteStarted = emulatorStarted.then((emulator) =>
+      acquire('e2e auth sqlite', () => startAuthOnSqlite(emulator.value)),
+    );
+    const started = await Promise.allSettled([demoStarted, emulatorStarted, sqliteStarted]);
+    for (const outcome of started) if (outcome.status === 'fulfilled') releases.push(outcome.value.release);
+    const failed = started.find((outcome) => outcome.status === 'rejected');
+    if (failed) throw failed.reason;
+    const [demo, emulator, sqlite] = [await demoStarted, await emulatorStarted, await sqliteStarted];
     const builtSites: BuiltSites = { demo: demo.value.builtSite, auth: sqlite.value.builtSite };
     const postgresUrl = project.getProvidedContext().postgresUrl;
     let harness: Harness = { baseURL: demo.value.baseURL, ...sqlite.value };
