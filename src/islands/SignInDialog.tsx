@@ -18,8 +18,8 @@ import {
 } from '../stores/auth.ts';
 import { $signInOpen } from '../stores/ui.ts';
 import { CloseIcon } from '../components/icons.tsx';
-import { input, type SignInState, START, StepButtons } from './sign-in/parts.tsx';
-import { FirstStep, Messages, PasswordStep } from './sign-in/steps.tsx';
+import { type SignInState, START } from './sign-in/parts.tsx';
+import { EmailStep, FirstStep, Messages, PasswordStep } from './sign-in/steps.tsx';
 
 export { DIALOG_DEMO_MESSAGE } from './sign-in/steps.tsx';
 
@@ -216,24 +216,14 @@ export default function SignInDialog() {
             )}
 
             {step === 'email' && (
-              <form className="space-y-4" onSubmit={submitEmail} noValidate>
-                <div>
-                  <label htmlFor="sign-in-email" className="text-ink block text-sm font-medium">
-                    Email
-                  </label>
-                  <input
-                    ref={emailInput}
-                    id="sign-in-email"
-                    type="email"
-                    autoComplete="email"
-                    autoFocus
-                    value={email}
-                    onChange={(e) => update({ email: e.target.value })}
-                    className={input}
-                  />
-                </div>
-                <StepButtons label="Continue" onBack={back} working={working} />
-              </form>
+              <EmailStep
+                email={email}
+                working={working}
+                onEmail={(value) => update({ email: value })}
+                onSubmit={submitEmail}
+                onBack={back}
+                emailInput={emailInput}
+              />
             )}
 
             {step === 'password' && (

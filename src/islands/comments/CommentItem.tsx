@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
 import type { Comment, Reply } from '../../../api/contract.ts';
-import { demoRole } from '../../lib/demo-comments.ts';
 import { useTimeLabels } from '../../lib/time.ts';
 import { Avatar } from './Avatar.tsx';
-import { HeartIcon, ReplyIcon, ShieldIcon, StarBadgeIcon } from '../../components/icons.tsx';
+import { HeartIcon, ReplyIcon } from '../../components/icons.tsx';
+import { RoleMark } from './RoleMark.tsx';
 import { AWAITING_REVIEW, DELETED_PLACEHOLDER, HELD_PLACEHOLDER, REMOVED_PLACEHOLDER } from './messages.ts';
 
 /** What the viewer may do with a comment, and the handlers. */
@@ -53,27 +53,6 @@ export function commentAnchor(commentId: number): string {
 
 function isTopLevel(comment: Comment | Reply): comment is Comment {
   return 'replies' in comment;
-}
-
-function RoleMark({ name }: { name: string }) {
-  const role = demoRole(name);
-  if (role === 'admin') {
-    return (
-      <span className="inline-flex items-center gap-0.5 text-xs font-medium text-purple-800" title="Admin">
-        <ShieldIcon className="h-4 w-4" />
-        <span className="sr-only">Admin</span>
-      </span>
-    );
-  }
-  if (role === 'moderator') {
-    return (
-      <span className="inline-flex items-center gap-0.5 text-xs font-medium text-blue-800" title="Moderator">
-        <StarBadgeIcon className="h-4 w-4" />
-        <span className="sr-only">Moderator</span>
-      </span>
-    );
-  }
-  return null;
 }
 
 const PLACEHOLDERS = { held: HELD_PLACEHOLDER, removed: REMOVED_PLACEHOLDER, deleted: DELETED_PLACEHOLDER };

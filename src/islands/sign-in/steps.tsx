@@ -30,6 +30,44 @@ export function FirstStep({
   );
 }
 
+/** The email address, looked up before the password step. */
+export function EmailStep({
+  email,
+  working,
+  onEmail,
+  onSubmit,
+  onBack,
+  emailInput,
+}: {
+  email: string;
+  working: boolean;
+  onEmail: (value: string) => void;
+  onSubmit: (event: SubmitEvent<HTMLFormElement>) => void;
+  onBack: () => void;
+  emailInput: RefObject<HTMLInputElement | null>;
+}) {
+  return (
+    <form className="space-y-4" onSubmit={onSubmit} noValidate>
+      <div>
+        <label htmlFor="sign-in-email" className="text-ink block text-sm font-medium">
+          Email
+        </label>
+        <input
+          ref={emailInput}
+          id="sign-in-email"
+          type="email"
+          autoComplete="email"
+          autoFocus
+          value={email}
+          onChange={(e) => onEmail(e.target.value)}
+          className={input}
+        />
+      </div>
+      <StepButtons label="Continue" onBack={onBack} working={working} />
+    </form>
+  );
+}
+
 interface PasswordStepProps {
   state: SignInState;
   onPassword: (value: string) => void;
