@@ -29,6 +29,9 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
+          // Files share their worker's modules, as the API files do: half the CPU (21–23 s of user
+          // time against 35). Each file sets the stores it reads; shuffled orders pass too.
+          isolate: false,
           include: ['tests/unit/**/*.test.{ts,tsx}'],
           setupFiles: [TEMP_SETUP, 'tests/helpers/unit-setup.ts'],
           environment: 'node',
