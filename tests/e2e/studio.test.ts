@@ -1,11 +1,11 @@
 // The studio end to end (docs/product.md, "The studio"), on a server of its own started from a copy
 // of the run's auth build, with a real publisher whose schedule ticks every 2 s: an author writes a
 // draft in Chromium (saved by itself) and submits it; an editor opens it, previews it, schedules it
-// a little ahead in their own time zone, and it goes live at that time on its page, /blog, rss.xml
-// and search. The editor then edits, restores an earlier revision and republishes: the page shows
+// a little ahead in their own time zone, and once the server's clock is moved to that time
+// (tests/helpers/moved-clock.mjs) it goes live on its page, /blog, rss.xml and search. The editor then edits, restores an earlier revision and republishes: the page shows
 // the restored text. Typing offline is kept in the browser and saved when back online, and a save
 // on an old revision opens the dialog that shows what changed. Three publishes in all (the
-// schedule's snapshot, its time, the republish), each a full build, waited for by polling with a
+// schedule's snapshot, its time, the republish), each a real build, waited for by polling with a
 // deadline. axe runs on /studio and the editor at 390 and 1280 px. The API's rules (roles, 409,
 // redirects, images) are tested in tests/api.
 import fs from 'node:fs';
@@ -28,6 +28,8 @@ import { CONTENT_DIR } from '../helpers/test-db.ts';
 
 let dir: string;
 let databasePath: string;
+/** How far ahead of the real clock the server's runs (tests/helpers/moved-clock.mjs). */
+let clockFile: string;
 let server: StartedServer;
 let browser: Browser;
 
@@ -35,6 +37,7 @@ beforeAll(async () => {
   dir = tempDir('nestling-studio-');
   const contentDir = path.join(dir, 'content');
   databasePath = path.join(dir, 'nestling.db');
+  clockFile = path.join(dir, 'clock-ahead-ms');
   fs.cpSync(CONTENT_DIR, contentDir, { recursive: true });
   const host = inject('authEmulatorHost');
   server = await startFromBuild(inject('builtSites').auth, {
@@ -49,6 +52,9 @@ beforeAll(async () => {
     MODERATION_HOLD_FIRST: '0',
     // A scheduled post is looked for every 2 s rather than every 30 s.
     PUBLISH_TICK_SECONDS: '2',
+    // The scheduled time is reached by moving the server's clock, not by waiting for it.
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${path.resolve(import.meta.dirname, '../helpers/moved-clock.mjs')}`,
+    MOVED_CLOCK_FILE: clockFile,
   });
   browser = await launchBrowser();
 });
@@ -229,8 +235,9 @@ describe('the studio', { timeout: 900_000 }, () => {
     await when.fill(localValue(new Date(Date.now() - 60 * 60_000), ZONE));
     await dialog.getByRole('button', { name: 'Schedule' }).click();
     await dialog.getByRole('alert').filter({ hasText: 'That time has passed' }).waitFor();
-    // The next whole minute but one: 60 to 120 s ahead, time for the snapshot's build.
-    const at = new Date(Math.ceil((Date.now() + 60_000) / 60_000) * 60_000);
+    // The next whole minute but two: 120 to 180 s ahead, time for the snapshot's build and, after
+    // the server's clock is moved there, the publish, all before the real clock gets there.
+    const at = new Date(Math.ceil((Date.now() + 120_000) / 60_000) * 60_000);
     await when.fill(localValue(at, ZONE));
     await expectNoAxeViolations(page);
     await dialog.getByRole('button', { name: 'Schedule' }).click();
@@ -252,14 +259,19 @@ describe('the studio', { timeout: 900_000 }, () => {
       .filter({ hasText: /Scheduled: it goes live on|went wrong/ })
       .waitFor({ timeout: BUILD_MS });
     expect(await page.getByText(/went wrong/).count()).toBe(0);
-    if (Date.now() < at.getTime() - 2_000) expect((await get(`/blog/${SLUG}`)).status).toBe(404);
+    expect((await get(`/blog/${SLUG}`)).status).toBe(404);
 
-    await until('the scheduled post going live', at.getTime() - Date.now() + BUILD_MS, async () => {
+    // The server's clock moves to a second past that time; the post goes live at its next tick,
+    // before the real clock reaches that time.
+    fs.writeFileSync(clockFile, String(at.getTime() + 1_000 - Date.now()));
+    await until('the scheduled post going live', at.getTime() - Date.now(), async () => {
       return (await get(`/blog/${SLUG}`)).status === 200;
     });
-    expect(Date.now()).toBeGreaterThanOrEqual(at.getTime());
+    expect(Date.now()).toBeLessThan(at.getTime());
     expect(await (await get(`/blog/${SLUG}`)).text()).toContain(FINAL_TEXT);
-    expect((await get(`/api/blog/posts/${SLUG}`)).status).toBe(200);
+    const live = await get(`/api/blog/posts/${SLUG}`);
+    expect(live.status).toBe(200);
+    expect(((await live.json()) as { publishedAt: string }).publishedAt).toBe(at.toISOString());
     expect(await (await get('/blog')).text()).toContain(TITLE);
     expect(await (await get('/rss.xml')).text()).toContain(`/blog/${SLUG}</link>`);
     expect(await searchFor('wombatine')).toEqual([`/blog/${SLUG}`]);
