@@ -1,5 +1,5 @@
 // The sign-in dialog's password step and what it says (src/islands/SignInDialog.tsx).
-import type { RefObject, SubmitEvent } from 'react';
+import type { ReactNode, RefObject, SubmitEvent } from 'react';
 import { SITE_NAME } from '../../config.ts';
 import { GoogleIcon } from '../../components/icons.tsx';
 import { input, primary, secondary, type SignInState, StepButtons, textButton } from './parts.tsx';
@@ -30,6 +30,18 @@ export function FirstStep({
   );
 }
 
+/** A field with its label above it. */
+function Labelled({ id, label, children }: { id: string; label: string; children: ReactNode }) {
+  return (
+    <div>
+      <label htmlFor={id} className="text-ink block text-sm font-medium">
+        {label}
+      </label>
+      {children}
+    </div>
+  );
+}
+
 /** The email address, looked up before the password step. */
 export function EmailStep({
   email,
@@ -48,10 +60,7 @@ export function EmailStep({
 }) {
   return (
     <form className="space-y-4" onSubmit={onSubmit} noValidate>
-      <div>
-        <label htmlFor="sign-in-email" className="text-ink block text-sm font-medium">
-          Email
-        </label>
+      <Labelled id="sign-in-email" label="Email">
         <input
           ref={emailInput}
           id="sign-in-email"
@@ -62,7 +71,7 @@ export function EmailStep({
           onChange={(e) => onEmail(e.target.value)}
           className={input}
         />
-      </div>
+      </Labelled>
       <StepButtons label="Continue" onBack={onBack} working={working} />
     </form>
   );
@@ -94,16 +103,10 @@ export function PasswordStep({
   return (
     <>
       <form className="space-y-4" onSubmit={onSubmit} noValidate>
-        <div>
-          <label htmlFor="sign-in-email-shown" className="text-ink block text-sm font-medium">
-            Email
-          </label>
+        <Labelled id="sign-in-email-shown" label="Email">
           <input id="sign-in-email-shown" type="email" value={email} disabled className={input} />
-        </div>
-        <div>
-          <label htmlFor="sign-in-password" className="text-ink block text-sm font-medium">
-            Password
-          </label>
+        </Labelled>
+        <Labelled id="sign-in-password" label="Password">
           <input
             ref={passwordInput}
             id="sign-in-password"
@@ -125,7 +128,7 @@ export function PasswordStep({
               Forgot password?
             </button>
           )}
-        </div>
+        </Labelled>
         <StepButtons label="Sign In" onBack={onBack} working={working} />
       </form>
       {mayBeNew && (
