@@ -2,24 +2,20 @@
 import { ShieldIcon, StarBadgeIcon } from '../../components/icons.tsx';
 import { demoRole } from '../../lib/demo-comments.ts';
 
+const MARKS = {
+  admin: { Icon: ShieldIcon, label: 'Admin', color: 'text-purple-800' },
+  moderator: { Icon: StarBadgeIcon, label: 'Moderator', color: 'text-blue-800' },
+};
+
 /** A shield for an admin, a star for a moderator, nothing for anyone else. */
 export function RoleMark({ name }: { name: string }) {
   const role = demoRole(name);
-  if (role === 'admin') {
-    return (
-      <span className="inline-flex items-center gap-0.5 text-xs font-medium text-purple-800" title="Admin">
-        <ShieldIcon className="h-4 w-4" />
-        <span className="sr-only">Admin</span>
-      </span>
-    );
-  }
-  if (role === 'moderator') {
-    return (
-      <span className="inline-flex items-center gap-0.5 text-xs font-medium text-blue-800" title="Moderator">
-        <StarBadgeIcon className="h-4 w-4" />
-        <span className="sr-only">Moderator</span>
-      </span>
-    );
-  }
-  return null;
+  if (!role) return null;
+  const { Icon, label, color } = MARKS[role];
+  return (
+    <span className={`inline-flex items-center gap-0.5 text-xs font-medium ${color}`} title={label}>
+      <Icon className="h-4 w-4" />
+      <span className="sr-only">{label}</span>
+    </span>
+  );
 }
