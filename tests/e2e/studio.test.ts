@@ -2,12 +2,13 @@
 // of the run's auth build, with a real publisher whose schedule ticks every 2 s: an author writes a
 // draft in Chromium (saved by itself) and submits it; an editor opens it, previews it, schedules it
 // a little ahead in their own time zone, and once the server's clock is moved to that time
-// (tests/helpers/moved-clock.mjs) it goes live on its page, /blog, rss.xml and search. The editor then edits, restores an earlier revision and republishes: the page shows
-// the restored text. Typing offline is kept in the browser and saved when back online, and a save
-// on an old revision opens the dialog that shows what changed. Three publishes in all (the
-// schedule's snapshot, its time, the republish), each a real build, waited for by polling with a
-// deadline. axe runs on /studio and the editor at 390 and 1280 px. The API's rules (roles, 409,
-// redirects, images) are tested in tests/api.
+// (tests/helpers/moved-clock.mjs) it goes live on its page, /blog, rss.xml and search. The editor
+// then edits, restores an earlier revision and republishes: the page shows the restored text.
+// Typing offline is kept in the browser and saved when back online, and a save on an old revision
+// opens the dialog that shows what changed. Three publishes in all (the schedule's snapshot, its
+// time, the republish), each a real build, waited for by polling with a deadline. axe runs on
+// /studio and the editor at 390 and 1280 px. The API's rules (roles, 409, redirects, images) are
+// tested in tests/api.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -26,9 +27,11 @@ import { setRole } from '../helpers/roles.ts';
 import { startFromBuild, type StartedServer } from '../helpers/start-server.ts';
 import { CONTENT_DIR } from '../helpers/test-db.ts';
 
+/** Preloaded into the server: its clock runs ahead by what `clockFile` says. */
+const MOVED_CLOCK = path.resolve(import.meta.dirname, '../helpers/moved-clock.mjs');
 let dir: string;
 let databasePath: string;
-/** How far ahead of the real clock the server's runs (tests/helpers/moved-clock.mjs). */
+/** The file that says how many milliseconds the server's clock runs ahead of the real one. */
 let clockFile: string;
 let server: StartedServer;
 let browser: Browser;
@@ -53,7 +56,7 @@ beforeAll(async () => {
     // A scheduled post is looked for every 2 s rather than every 30 s.
     PUBLISH_TICK_SECONDS: '2',
     // The scheduled time is reached by moving the server's clock, not by waiting for it.
-    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${path.resolve(import.meta.dirname, '../helpers/moved-clock.mjs')}`,
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${JSON.stringify(MOVED_CLOCK)}`,
     MOVED_CLOCK_FILE: clockFile,
   });
   browser = await launchBrowser();
