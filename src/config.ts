@@ -60,6 +60,24 @@ export const ITEM_CONDITIONS: Record<string, string> = {
 };
 export const DEFAULT_CONDITION_LABEL = 'Good';
 export const DEFAULT_AGE_GROUP = 'All Ages';
+/**
+ * The age groups a moderator may move a held listing to (docs/product.md, "Listing screening"),
+ * youngest first; they include every age group the screening rules suggest.
+ */
+export const AGE_GROUPS = [
+  '0-6 months',
+  '6-12 months',
+  '0-12 months',
+  '12-24 months',
+  '1-3 years',
+  '2-4 years',
+  '3+ years',
+  '4+ years',
+  '5+ years',
+  '8+ years',
+  '12+ years',
+  DEFAULT_AGE_GROUP,
+] as const;
 
 /** Fixed badge colours for the known blog categories; others use their colorHex, else grey. */
 export const BLOG_CATEGORY_COLORS: Record<string, string> = {

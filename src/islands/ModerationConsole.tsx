@@ -1,10 +1,12 @@
 // The moderation console (/moderation): open reports grouped by comment (child safety first, then
-// oldest, with due times), comments awaiting review, possible recalls, escalations that have not
-// arrived, suspended parents and the audit log. Moderators and admins only; everyone else sees why.
+// oldest, with due times), comments awaiting review, listings the screening held, possible recalls,
+// escalations that have not arrived, suspended parents and the audit log. Moderators and admins only; everyone else sees why.
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
 import { canModerate, type ModeratedComment, type ReportGroup } from '../../api/contract.ts';
+import type { ListingDecision, ScreenedListing } from '../../api/contract/screening.ts';
 import { accountEmail } from '../stores/auth.ts';
+import { heldListings } from '../stores/listings.ts';
 import {
   auditLog,
   escalations,
@@ -22,6 +24,7 @@ import {
 import { useShowMore } from '../components/ShowMore.tsx';
 import { ActionDialog, type ActionDialogProps } from './dialogs/ActionDialog.tsx';
 import { announce, focusAfter } from './moderation/announce.ts';
+import { listingCardId, listingDecision, ListingsSection, ReageDialog } from './moderation/listings.tsx';
 import { PendingSection, ReportsSection } from './moderation/queues.tsx';
 import { openMatches, recallCardId, recallDecision, RecallsSection } from './moderation/recalls.tsx';
 import { SuspendDialog } from './moderation/SuspendDialog.tsx';
@@ -33,9 +36,16 @@ const REFRESH_MS = 30_000;
 
 type Dialog =
   | { kind: 'action'; props: Omit<ActionDialogProps, 'onClose'> }
-  | { kind: 'suspend'; uid: string; name: string; card: string };
+  | { kind: 'suspend'; uid: string; name: string; card: string }
+  | { kind: 'reage'; listing: ScreenedListing; fallbackFocus: () => HTMLElement | null };
 
 const access: Access = { role: canModerate };
+
+/** Loads every list of the console afresh. */
+function refresh(uid: string) {
+  refreshAll(uid);
+  heldListings.refresh(uid);
+}
 
 export default function ModerationConsole() {
   const { auth, uid } = useGatedAccount(access);
@@ -60,13 +70,14 @@ function Console({ moderatorUid }: { moderatorUid: string }) {
   const suspended = useStore(suspensions.store(key));
   const waiting = useStore(escalations.store(key));
   const recalls = useStore(recallMatches.store(key));
+  const listings = useStore(heldListings.store(key));
   const audit = useStore(auditLog.store(key));
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const moreAudit = useShowMore(() => loadMoreAudit(key));
 
   // New reports arrive while the console is open: look again now and then.
   useEffect(() => {
-    const timer = setInterval(() => refreshAll(key), REFRESH_MS);
+    const timer = setInterval(() => refresh(key), REFRESH_MS);
     return () => clearInterval(timer);
   }, [key]);
 
@@ -127,9 +138,22 @@ function Console({ moderatorUid }: { moderatorUid: string }) {
   const suspend = (target: string, name: string, card: string) =>
     setDialog({ kind: 'suspend', uid: target, name, card });
 
+  // No Undo here: a decision on a listing has no inverse the API can send (nothing puts a listing
+  // back on hold), docs/product.md "Listing screening".
+  function decideListing(listing: ScreenedListing, decision: ListingDecision) {
+    const fallbackFocus = focusAfter(
+      (listings.data ?? []).map(listingCardId),
+      listingCardId(listing),
+      'listings',
+    );
+    if (decision === 'reage') setDialog({ kind: 'reage', listing, fallbackFocus });
+    else confirm(listingDecision(moderatorUid, listing, decision), fallbackFocus);
+  }
+
   const sections = [
     { id: 'reports', title: 'Open reports', count: reports.data?.length },
     { id: 'pending', title: 'Awaiting review', count: pending.data?.length },
+    { id: 'listings', title: 'Listings to check', count: listings.data?.length },
     { id: 'recalls', title: 'Possible recalls', count: recalls.data && openMatches(recalls.data).length },
     { id: 'escalations', title: 'Escalations', count: waiting.data?.waiting.length },
     { id: 'suspensions', title: 'Suspended parents', count: suspended.data?.length },
@@ -156,7 +180,7 @@ function Console({ moderatorUid }: { moderatorUid: string }) {
         </nav>
         <button
           type="button"
-          onClick={() => refreshAll(moderatorUid)}
+          onClick={() => refresh(moderatorUid)}
           className="border-brand text-brand-dark hover:bg-brand-light ml-auto rounded-full border px-4 py-1.5 text-sm font-semibold"
         >
           Refresh
@@ -164,6 +188,7 @@ function Console({ moderatorUid }: { moderatorUid: string }) {
       </div>
       <ReportsSection reports={reports} actions={{ onResolve: resolve, onSuspend: suspend }} />
       <PendingSection pending={pending} onReview={review} onSuspend={suspend} />
+      <ListingsSection listings={listings} onDecide={decideListing} />
       <RecallsSection
         matches={recalls}
         onResolve={(match, action) =>
@@ -199,6 +224,14 @@ function Console({ moderatorUid }: { moderatorUid: string }) {
       <AuditSection audit={audit} more={moreAudit} />
 
       {dialog?.kind === 'action' && <ActionDialog {...dialog.props} onClose={close} />}
+      {dialog?.kind === 'reage' && (
+        <ReageDialog
+          moderatorUid={moderatorUid}
+          listing={dialog.listing}
+          onClose={close}
+          fallbackFocus={dialog.fallbackFocus}
+        />
+      )}
       {dialog?.kind === 'suspend' && (
         <SuspendDialog
           name={dialog.name}
