@@ -2,10 +2,12 @@
 // filter island, so both look the same.
 import { ITEM_CATEGORIES, ITEM_RATING, MARKETPLACE_URL } from '../config.ts';
 import type { Item } from '../../api/contract.ts';
+import { checkedLine } from '../lib/checks.ts';
 import { ageGroupLabel, conditionLabel, formatPrice } from '../lib/format.ts';
 import CategoryIcon from './CategoryIcon.tsx';
 
 export default function ItemCard({ item }: { item: Item }) {
+  const checked = checkedLine(item.checks);
   return (
     <article className="group focus-within:ring-accent border-sand relative flex w-full min-w-0 flex-col overflow-hidden rounded-2xl border bg-white shadow-sm transition-shadow focus-within:ring-2 hover:shadow-md">
       <div className="bg-sand relative aspect-[4/3]">
@@ -45,6 +47,17 @@ export default function ItemCard({ item }: { item: Item }) {
         </h3>
         {item.brand && <p className="text-muted text-xs sm:text-sm">{item.brand}</p>}
         <p className="text-muted text-xs sm:text-sm">Age: {ageGroupLabel(item.ageGroup)}</p>
+        {checked && <p className="text-muted text-xs">{checked}</p>}
+        {item.safetyNotes.length > 0 && (
+          <div className="mt-1 rounded-lg bg-amber-50 px-2 py-1.5 text-xs text-amber-950">
+            <p className="font-semibold">{item.safetyNotes.length === 1 ? 'Safety note' : 'Safety notes'}</p>
+            <ul className="mt-0.5 list-disc space-y-0.5 pl-4">
+              {item.safetyNotes.map((note) => (
+                <li key={note}>{note}</li>
+              ))}
+            </ul>
+          </div>
+        )}
         <div className="mt-auto flex flex-wrap items-center justify-between gap-x-2 pt-2">
           <span className="text-brand-dark text-base font-bold sm:text-lg">
             {formatPrice(item.listingPrice)}

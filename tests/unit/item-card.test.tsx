@@ -16,6 +16,8 @@ const item: Item = {
   condition: 'like_new',
   brand: 'Maple Grove Toys',
   ageGroup: 'All Ages',
+  checks: { checkedAt: '2026-11-28T09:30:00.000Z', ran: ['rules', 'photo', 'recall'] },
+  safetyNotes: [],
 };
 
 describe('ItemCard', () => {
@@ -37,6 +39,44 @@ describe('ItemCard', () => {
     expect(screen.getByText('$0.00')).toBeTruthy();
     expect(screen.getByText('Good')).toBeTruthy();
     expect(screen.getByText('pets')).toBeTruthy();
+  });
+
+  it('says what was checked and when, naming only the checks that ran, on the day in UTC', () => {
+    render(<ItemCard item={item} />);
+    expect(screen.getByText('Checked for recalls, age and condition, and photo: Nov 28')).toBeTruthy();
+    cleanup();
+    // Late on Nov 30 in UTC is Nov 30 everywhere, so the built page and the island agree.
+    render(
+      <ItemCard
+        item={{ ...item, checks: { checkedAt: '2026-11-30T23:59:00.000Z', ran: ['rules', 'recall'] } }}
+      />,
+    );
+    expect(screen.getByText('Checked for recalls and age and condition: Nov 30')).toBeTruthy();
+    cleanup();
+    render(
+      <ItemCard item={{ ...item, checks: { checkedAt: '2026-12-01T00:00:00.000Z', ran: ['rules'] } }} />,
+    );
+    expect(screen.getByText('Checked for age and condition: Dec 1')).toBeTruthy();
+    cleanup();
+    const { container } = render(<ItemCard item={{ ...item, checks: { checkedAt: 'soon', ran: [] } }} />);
+    expect(container.textContent).not.toContain('Checked for');
+  });
+
+  it('lists its safety notes under a Safety note label, and none when it has none', () => {
+    const { container } = render(<ItemCard item={item} />);
+    expect(container.textContent).not.toContain('Safety note');
+    cleanup();
+    const note = 'Check that the drawstring was removed before use.';
+    render(<ItemCard item={{ ...item, safetyNotes: [note] }} />);
+    expect(screen.getByText('Safety note')).toBeTruthy();
+    expect(screen.getByRole('listitem').textContent).toBe(note);
+    cleanup();
+    render(<ItemCard item={{ ...item, safetyNotes: [note, 'Sold without its manual.'] }} />);
+    expect(screen.getByText('Safety notes')).toBeTruthy();
+    expect(screen.getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+      note,
+      'Sold without its manual.',
+    ]);
   });
 });
 
