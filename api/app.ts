@@ -4,6 +4,7 @@ import { HTTPException } from 'hono/http-exception';
 import { AccountsUnavailableError, NO_ACCOUNTS } from './auth/accounts.ts';
 import { InvalidTokenError } from './auth/verifier.ts';
 import { DEFAULT_PRIVACY_EMAIL, DEFAULT_SITE_NAME, DEFAULT_SITE_URL, MAX_BODY_BYTES } from './contract.ts';
+import { LISTINGS_BODY_MAX_BYTES } from './contract/screening.ts';
 import { IMAGE_MAX_BYTES, STUDIO_MAX_BODY_BYTES } from './contract/studio.ts';
 import { RuleError } from './lib/errors.ts';
 import { liveReleaseSource } from './lib/live-release.ts';
@@ -16,11 +17,16 @@ import { adminRoutes } from './routes/admin.ts';
 import { commentRoutes } from './routes/comments.ts';
 import { communityRoutes } from './routes/community.ts';
 import { itemsRoutes } from './routes/items.ts';
+import { listingModerationRoutes } from './routes/listing-moderation.ts';
+import { listingRoutes } from './routes/listings.ts';
 import { moderationRoutes } from './routes/moderation.ts';
 import { notificationRoutes } from './routes/notifications.ts';
 import { postRoutes } from './routes/posts.ts';
 import { profileRoutes } from './routes/profile.ts';
 import { recallRoutes } from './routes/recalls.ts';
+import { favouriteRoutes } from './routes/favourites.ts';
+import { savedSearchRoutes } from './routes/saved-searches.ts';
+import { statsRoutes } from './routes/stats.ts';
 import { reportRoutes } from './routes/reports.ts';
 import { imageRoutes, imageUploadRoutes } from './routes/images.ts';
 import { studioRoutes } from './routes/studio.ts';
@@ -29,10 +35,16 @@ import type { AppDeps, AppEnv } from './types.ts';
 
 export type { AppDeps } from './types.ts';
 
-/** The one write that takes a form body rather than JSON (api/routes/notifications.ts). */
-const ONE_CLICK_PATH = '/api/notifications/one-click';
+/** The writes that take a form body rather than JSON: mail clients' one-click unsubscribe (RFC 8058). */
+const ONE_CLICK_PATHS = new Set([
+  '/api/notifications/one-click',
+  '/api/saved-searches/one-click',
+  '/api/favourites/alerts/one-click',
+]);
 /** The image upload takes a multipart body: the file and its alt text (api/routes/images.ts). */
 const IMAGE_UPLOAD_PATH = '/api/studio/images';
+/** The marketplace's listing intake (api/routes/listings.ts). */
+const LISTINGS_PATH = '/api/listings';
 
 const limitTo = (maxSize: number, what?: string) =>
   bodyLimit({
@@ -44,9 +56,12 @@ const limitBody = limitTo(MAX_BODY_BYTES);
 // A studio save carries a whole post; an upload, an image of up to IMAGE_MAX_BYTES and its form fields.
 const limitStudioBody = limitTo(STUDIO_MAX_BODY_BYTES, 'a post');
 const limitUpload = limitTo(IMAGE_MAX_BYTES + 64 * 1024, 'an image upload');
+// The marketplace sends up to LISTINGS_PER_REQUEST_MAX listings at once.
+const limitListings = limitTo(LISTINGS_BODY_MAX_BYTES, 'listings');
 
 function bodyLimitFor(path: string) {
   if (path === IMAGE_UPLOAD_PATH) return limitUpload;
+  if (path === LISTINGS_PATH) return limitListings;
   return path.startsWith('/api/studio/') ? limitStudioBody : limitBody;
 }
 
@@ -100,6 +115,7 @@ export function createApp(input: Partial<AppDeps> & Pick<AppDeps, 'db'>) {
     },
     // The build never erases anyone; the server passes Firebase's accounts (api/auth/accounts.ts).
     accounts: NO_ACCOUNTS,
+    listings: { token: null },
     views: input.views ?? createViewBuffer(input.db),
     release: input.release ?? liveReleaseSource(input.db),
     ...input,
@@ -130,7 +146,7 @@ export function createApp(input: Partial<AppDeps> & Pick<AppDeps, 'db'>) {
       const type = c.req.header('Content-Type') ?? '';
       // Mail clients' one-click unsubscribe posts a form (RFC 8058); its token is its authority.
       const form =
-        (c.req.path === ONE_CLICK_PATH &&
+        (ONE_CLICK_PATHS.has(c.req.path) &&
           /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(type)) ||
         (c.req.path === IMAGE_UPLOAD_PATH && /^multipart\/form-data\b/i.test(type));
       if (!hasNoBody(c) && !form && !/^application\/json\s*(;|$)/i.test(type)) {
@@ -147,12 +163,17 @@ export function createApp(input: Partial<AppDeps> & Pick<AppDeps, 'db'>) {
     .route('/account', accountRoutes)
     .route('/notifications', notificationRoutes)
     .route('/admin', adminRoutes)
+    .route('/moderation/listings', listingModerationRoutes)
     .route('/moderation', moderationRoutes)
+    .route('/listings', listingRoutes)
     .route('/recalls', recallRoutes)
     .route('/studio', studioRoutes)
     .route('/studio/posts', studioPreviewRoutes)
     .route('/studio/images', imageUploadRoutes)
-    .route('/images', imageRoutes);
+    .route('/images', imageRoutes)
+    .route('/favourites', favouriteRoutes)
+    .route('/saved-searches', savedSearchRoutes)
+    .route('/stats', statsRoutes);
 
   app.notFound((c) => c.json({ error: `No such endpoint: ${c.req.method} ${c.req.path}` }, 404));
   app.onError((error, c) => {

@@ -1,7 +1,12 @@
 // The wire contract: the shapes the API answers with, the limits it enforces and the rules both
-// sides of the wire apply. It imports nothing, so islands can use it without pulling in server
+// sides of the wire apply. It imports no code, so islands can use it without pulling in server
 // code; the API's routes answer with these types and the database layer maps rows to them.
-// The product rules behind the numbers are written down in docs/product.md.
+// The product rules behind the numbers are written down in docs/product.md. Its only imports are
+// types of its parts in ./contract/, which import nothing either.
+
+import type { ItemChecks } from './contract/screening.ts';
+
+import type { ExportedAlerts } from './contract/favourites.ts';
 
 // ---- Defaults ----------------------------------------------------------------------------------
 // What the site calls itself and where it lives when the environment says nothing (.env.example):
@@ -35,7 +40,7 @@ export const THREADS_PER_REQUEST_MAX = 100;
 
 // ---- Items -----------------------------------------------------------------------------------
 
-/** The Item shape of the marketplace listing. */
+/** The Item shape of the marketplace listing, as parents get it: only cleared listings are items. */
 export interface Item {
   itemId: string;
   itemName: string;
@@ -45,6 +50,10 @@ export interface Item {
   condition: string | null;
   brand: string | null;
   ageGroup: string;
+  /** What was checked and when (docs/product.md, "Listing screening"). */
+  checks: ItemChecks;
+  /** Safety notes parents read on the item, in plain words. */
+  safetyNotes: string[];
 }
 
 /** Category key to number of items; categories without items are absent. */
@@ -370,6 +379,10 @@ export const AUDIT_ACTIONS = {
   'post.withdraw': 'withdrew a post',
   'post.restore': 'restored an earlier revision of a post',
   'user.role': "changed a person's role",
+  'listing.clear': 'cleared a held listing',
+  'listing.block': 'blocked a listing',
+  'listing.reage': 'changed the age group of a listing and cleared it',
+  'listing.blur': 'published a listing with faces blurred',
 } as const;
 export const AUDIT_TARGETS = [
   'comment',
@@ -378,6 +391,7 @@ export const AUDIT_TARGETS = [
   'release',
   'recall_match',
   'post',
+  'listing',
 ] as const;
 
 /** How the console words an audit action; an action it does not know is shown as it is. */
@@ -574,6 +588,8 @@ export interface AccountExport {
   likes: { posts: ExportedLike[]; comments: ExportedLike[] };
   reports: ExportedReport[];
   suspensions: ExportedSuspension[];
+  /** Favourites, saved searches, alerts sent and the alert switches. */
+  alerts: ExportedAlerts;
   notifications: {
     /** The address reply emails go to, once confirmed; null if they never asked for any. */
     email: string | null;

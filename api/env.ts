@@ -64,6 +64,20 @@ const envSchema = z.object({
     .url()
     .refine((url) => /^https?:\/\//i.test(url), 'must start with http:// or https://')
     .optional(),
+  /** The marketplace's shared secret for POST /api/listings; unset, the route does not exist (404). */
+  LISTINGS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** The hosts listing photos are fetched from, comma-separated (e.g. "photos.example.com, *.cdn.example.com"). */
+  LISTING_PHOTO_HOSTS: z
+    .string()
+    .default('')
+    .transform((list) =>
+      list
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  /** Photo analysis worker threads (each about one core and 500 MB while it works). */
+  PHOTO_WORKERS: z.coerce.number().int().min(1).max(16).default(1),
   /** The From of every message, e.g. "Nestling <hello@example.com>". */
   MAIL_FROM: z.string().min(3).default('Nestling <no-reply@nestling.example>'),
 });

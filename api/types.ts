@@ -91,6 +91,15 @@ export interface AppDeps {
   readCache?: ReadCache;
   /** The HTTP server serving the app, when one does (api/node/served-api.ts); in-process use has none. */
   http?: HttpServing;
+  /** The marketplace's listing intake (docs/product.md, "Listing screening"). */
+  listings: ListingSettings;
+  /** The photo analysis queue, when this process runs one: poked when photos are queued. */
+  photoQueue?: { poke: () => void };
+}
+
+export interface ListingSettings {
+  /** LISTINGS_TOKEN: the marketplace's shared secret; null turns POST /api/listings off (404). */
+  token: string | null;
 }
 
 /**

@@ -1,8 +1,9 @@
-// npm run db:seed — sync content/ into the database (DATABASE_URL, else DATABASE_PATH). Idempotent:
-// a second run changes nothing.
+// npm run db:seed — sync content/ into the database (DATABASE_URL, else DATABASE_PATH), and the
+// sample listings into one without listings. Idempotent: a second run changes nothing.
 import { loadContent } from '../api/db/content.ts';
 import { databaseLocation, describeDatabase, openDatabase } from '../api/db/database.ts';
 import { migrateToLatest } from '../api/db/migrate.ts';
+import { importListings } from '../api/db/queries/listings.ts';
 import { importSampleIfEmpty } from '../api/db/queries/recall-imports.ts';
 import { syncContent } from '../api/db/sync.ts';
 import { loadEnv } from './lib/env.ts';
@@ -20,6 +21,12 @@ try {
         ? `, ${result.skipped.length} skipped: edited in the studio (${result.skipped.join(', ')}).`
         : '.'),
   );
+  // The sample listings, through the marketplace's way in, into a database that has none.
+  const listed = await db.selectFrom('items').select('item_id').limit(1).execute();
+  if (listed.length === 0) {
+    const { listings } = await importListings(db, loadContent(env.CONTENT_DIR).items, new Date());
+    console.log(`Imported ${listings.length} sample listings from content/items.json, each screened.`);
+  }
   // The sample recall feed, only into a database that has no recall data (and not with RECALLS_URL,
   // which brings the real data).
   const sample = env.RECALLS_URL ? null : await importSampleIfEmpty(db, env.CONTENT_DIR, new Date());

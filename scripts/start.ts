@@ -6,16 +6,22 @@ import { isDemoApiKey } from '../api/contract.ts';
 import { databaseLocation, describeDatabase } from '../api/db/database.ts';
 import { prepareDatabase } from '../api/db/prepare.ts';
 import { retarget } from '../api/db/queries/deliveries.ts';
+import { rescreenStaleListings } from '../api/db/queries/listings.ts';
 import { purgeExpiredEvidence } from '../api/db/queries/moderation.ts';
 import { liveRelease } from '../api/db/queries/releases.ts';
 import { ESCALATION } from '../api/db/queries/deliveries.ts';
+import { createAlertTicker } from '../api/lib/alert-tick.ts';
 import { createDeliveryWorker, createWebhookSender } from '../api/lib/deliveries.ts';
+import type { MailSettings } from '../api/lib/emails.ts';
 import { createEmailSender, EMAIL_KIND } from '../api/lib/mail.ts';
 import { liveReleaseSource } from '../api/lib/live-release.ts';
 import { createRecallRefresher } from '../api/lib/recall-refresh.ts';
 import { nodeSupportWarning } from '../api/lib/node-support.ts';
+import { createPhotoQueue } from '../api/lib/photo-queue.ts';
 import { createRateLimiters } from '../api/middleware/rate-limit.ts';
 import { READ_CACHE_MS, readCache } from '../api/middleware/read-cache.ts';
+import { requestPublish } from '../api/routes/listings.ts';
+import { createPhotoAnalyser } from '../api/screening/photos/pool.ts';
 import { startServer } from '../api/server.ts';
 import { needsBuild } from './lib/build.ts';
 import { loadEnv } from './lib/env.ts';
@@ -31,6 +37,9 @@ console.log(`Preparing the database: ${describeDatabase(location)} …`);
 // Without RECALLS_URL a database with no recall data gets the sample feed: npm start needs no network.
 const { db, seeded } = await prepareDatabase(location, env.CONTENT_DIR, { sampleRecalls: !env.RECALLS_URL });
 if (seeded) console.log('Seeded a new database from content/.');
+// Listings screened under older rules are screened again, so a change of rules reaches them all.
+const rescreened = await rescreenStaleListings(db, new Date());
+if (rescreened > 0) console.log(`Screened ${rescreened} listing(s) again under the current rules.`);
 
 // The server's view of the live release, told by this instance's publisher when it switches.
 const release = liveReleaseSource(db);
@@ -62,6 +71,23 @@ const deliveries = createDeliveryWorker({
   },
 });
 
+// Listing photos are analysed off the request path, in worker threads, from a queue in the
+// database that every instance shares (docs/product.md, "Listing screening").
+const photoQueue = createPhotoQueue({
+  db,
+  analyser: createPhotoAnalyser({ workers: env.PHOTO_WORKERS }),
+  allowedHosts: env.LISTING_PHOTO_HOSTS,
+  concurrency: env.PHOTO_WORKERS,
+  onShownChanged: (n) => requestPublish(publisher, `${n} listing(s) cleared after their photos were checked`),
+});
+
+const mail: MailSettings = {
+  siteName: env.PUBLIC_SITE_NAME,
+  siteUrl: env.PUBLIC_SITE_URL,
+  privacyEmail: env.PUBLIC_PRIVACY_EMAIL,
+  transport: env.SMTP_URL ? 'smtp' : 'outbox',
+};
+
 const server = await startServer({
   db,
   siteDir,
@@ -83,12 +109,9 @@ const server = await startServer({
       siteUrl: env.PUBLIC_SITE_URL,
     },
     deliveries,
-    mail: {
-      siteName: env.PUBLIC_SITE_NAME,
-      siteUrl: env.PUBLIC_SITE_URL,
-      privacyEmail: env.PUBLIC_PRIVACY_EMAIL,
-      transport: env.SMTP_URL ? 'smtp' : 'outbox',
-    },
+    photoQueue,
+    listings: { token: env.LISTINGS_TOKEN ?? null },
+    mail,
     // Anonymous reads are reused for a second; a write through this instance clears what it changed.
     readCache: readCache({ ttlMs: READ_CACHE_MS }),
   },
@@ -106,6 +129,14 @@ void publisher.tick();
 const scheduleTimer = setInterval(() => void publisher.tick(), env.PUBLISH_TICK_SECONDS * 1000);
 scheduleTimer.unref();
 deliveries.start();
+// Alerts (saved searches, price drops, recalls of saved items) become emails on every instance's
+// tick, by the app's clock; the database makes sure each is emailed once.
+const alertTicker = createAlertTicker({ db, mail, now: () => new Date(), deliveries });
+alertTicker.start();
+photoQueue.start();
+if (!env.LISTINGS_TOKEN) {
+  console.log('LISTINGS_TOKEN is not set: listings come in only with npm run items:import.');
+}
 if (!env.SMTP_URL) {
   console.log('SMTP_URL is not set: emails are kept in the outbox (/admin/outbox) and logged, not sent.');
 }
@@ -140,7 +171,13 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     clearInterval(scheduleTimer);
     clearInterval(purgeTimer);
     // The worker finishes a send in progress before the database closes; what is left waits in its table.
-    void Promise.all([deliveries.stop(), recallRefresh?.stop(), publisher.close()])
+    void Promise.all([
+      deliveries.stop(),
+      alertTicker.stop(),
+      photoQueue.stop(),
+      recallRefresh?.stop(),
+      publisher.close(),
+    ])
       .then(() => server.close())
       .then(() => process.exit(0));
   });

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import matter from 'gray-matter';
 import { z } from 'zod';
+import { listingSchema, type ParsedListing } from '../screening/listing-input.ts';
 
 // Reads and validates the editors' content folder. Every error names the file it came from.
 
@@ -33,19 +34,8 @@ export interface ContentPost extends z.infer<typeof postFrontmatterSchema> {
   hash: string;
 }
 
-export const itemSchema = z.object({
-  itemId: z.string().min(1),
-  itemName: z.string().min(1),
-  category: z.string().min(1),
-  listingPrice: z.string().default('0'),
-  imageUrl: z.string().nullable().default(null),
-  condition: z.string().nullable().default(null),
-  brand: z.string().nullable().default(null),
-  ageGroup: z.string().nullable().default(null),
-  featured: z.boolean().default(false),
-  createdAt: dateSchema,
-});
-export type ContentItem = z.infer<typeof itemSchema>;
+/** content/items.json: sample listings, read as the marketplace's are (api/screening/listing-input.ts). */
+export type ContentItem = ParsedListing;
 
 export const blogCategorySchema = z.object({
   slug: slugSchema,
@@ -128,7 +118,7 @@ export function loadContent(dir: string): Content {
   const posts = files.map((f) => readPostFile(path.join(postsDir, f)));
   return {
     posts,
-    items: readJson(path.join(dir, 'items.json'), itemSchema),
+    items: readJson(path.join(dir, 'items.json'), listingSchema),
     categories: readJson(path.join(dir, 'blog-categories.json'), blogCategorySchema),
     comments: readJson(path.join(dir, 'comments.json'), seedCommentSchema),
   };

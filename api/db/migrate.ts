@@ -13,6 +13,8 @@ import * as releaseItems from './migrations/2026-11-28-001-release-items.ts';
 import * as recalls from './migrations/2026-11-29-001-recalls.ts';
 import * as studio from './migrations/2026-11-30-001-studio.ts';
 import * as publishProgress from './migrations/2026-12-01-001-publish-progress.ts';
+import * as listingScreening from './migrations/2026-12-02-001-listing-screening.ts';
+import * as favourites from './migrations/2026-12-02-002-favourites.ts';
 
 // Migrations are listed here rather than read from disk so the same code runs under tsx,
 // Vitest and Astro's bundled build.
@@ -30,6 +32,8 @@ const migrations: Record<string, Migration> = {
   '2026-11-29-001-recalls': recalls,
   '2026-11-30-001-studio': studio,
   '2026-12-01-001-publish-progress': publishProgress,
+  '2026-12-02-001-listing-screening': listingScreening,
+  '2026-12-02-002-favourites': favourites,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -4,6 +4,8 @@ import { type DB, openDatabase } from './database.ts';
 import { isPostgresUrl } from './dialect.ts';
 import { migrateToLatest } from './migrate.ts';
 import { importSampleIfEmpty } from './queries/recall-imports.ts';
+import { importListings } from './queries/listings.ts';
+import { type Content } from './content.ts';
 import { syncContent } from './sync.ts';
 
 export interface Prepared {
@@ -40,7 +42,16 @@ export async function prepareDatabase(
     .select((eb) => eb.fn.countAll<number>().as('count'))
     .executeTakeFirstOrThrow();
   const seeded = isNew || Number(count) === 0;
-  if (seeded) await syncContent(db, loadContent(contentDir), now);
+  if (seeded) await seedContent(db, loadContent(contentDir), now);
   if (options.sampleRecalls ?? seeded) await importSampleIfEmpty(db, contentDir, now);
   return { db, seeded };
+}
+
+/**
+ * A new database's content: the posts, categories and sample discussion, and the sample listings
+ * through the marketplace's own way in, so they are screened like any other.
+ */
+export async function seedContent(db: DB, content: Content, now: Date): Promise<void> {
+  await syncContent(db, content, now);
+  if (content.items.length > 0) await importListings(db, content.items, now);
 }

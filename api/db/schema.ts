@@ -7,6 +7,7 @@ import type {
   ReportStatus,
   ResolveAction,
 } from '../contract.ts';
+import type { ListingDecision, ListingStatus, ScreeningState } from '../contract/screening.ts';
 
 /**
  * The one description of the schema, on SQLite and PostgreSQL alike; migrations in ./migrations
@@ -36,7 +37,7 @@ export interface Database {
   publish_lock: PublishLockTable;
   rate_limits: RateLimitsTable;
   revoked_sign_ins: RevokedSignInsTable;
-  release_items: ReleaseItemsTable;
+  listing_photos: ListingPhotosTable;
   release_categories: ReleaseCategoriesTable;
   recalls: RecallsTable;
   recall_imports: RecallImportsTable;
@@ -46,6 +47,10 @@ export interface Database {
   post_redirects: PostRedirectsTable;
   images: ImagesTable;
   image_variants: ImageVariantsTable;
+  favourites: FavouritesTable;
+  saved_searches: SavedSearchesTable;
+  alerts: AlertsTable;
+  alert_settings: AlertSettingsTable;
 }
 
 /** One recall of the public recall database, as last imported (RecallID is its key). */
@@ -105,17 +110,64 @@ export interface RecallMatchesTable {
   reason: string | null;
 }
 
+/** A listing from the marketplace, with where its screening stands (docs/product.md, "Listing screening"). */
 export interface ItemsTable {
   item_id: string;
   item_name: string;
   category: string;
   listing_price: string;
+  /** What an item card shows: our sample illustration, or the first photo's stored (and cleared) copy. */
   image_url: string | null;
   condition: string | null;
   brand: string | null;
   age_group: string | null;
   is_featured: number;
   created_at: string;
+  description: string | null;
+  manufacture_year: number | null;
+  status: ColumnType<ListingStatus, ListingStatus | undefined, ListingStatus>;
+  screening_state: ColumnType<ScreeningState, ScreeningState | undefined, ScreeningState>;
+  /** JSON of the rules' findings (api/screening/rules.ts). */
+  rule_findings: ColumnType<string, string | undefined, string>;
+  /** The rules' version that found them: a listing screened under older rules is screened again. */
+  rules_version: ColumnType<string, string | undefined, string>;
+  /** A hash of what the marketplace sent: the same listing again changes nothing. */
+  listing_hash: ColumnType<string, string | undefined, string>;
+  /** JSON: the checks that ran on this version (rules, recall, and photo when it has photos). */
+  checks_ran: ColumnType<string, string | undefined, string>;
+  /** JSON: the safety notes parents read on the item (the rules' notes). */
+  safety_notes: ColumnType<string, string | undefined, string>;
+  received_at: string | null;
+  checked_at: string | null;
+  /** A moderator's decision on this version of the listing (cleared when the listing changes). */
+  decision: ListingDecision | null;
+  decision_reason: string | null;
+  decided_at: string | null;
+  decided_by_name: string | null;
+}
+
+/** A listing's photo and its analysis; a queued row is also a job of the analysis queue. */
+export interface ListingPhotosTable {
+  item_id: string;
+  position: number;
+  source_url: string;
+  state: 'queued' | 'analysed' | 'failed';
+  /** The stored copy (metadata stripped), in images. */
+  image_id: string | null;
+  /** The copy with faces blurred, made when a moderator publishes it so. */
+  blurred_image_id: string | null;
+  /** JSON of FaceBox[]. */
+  faces: ColumnType<string, string | undefined, string>;
+  /** JSON of the model's scores. */
+  scores: string | null;
+  outcome: 'pass' | 'flag' | null;
+  /** JSON of ScreeningReason[]. */
+  reasons: ColumnType<string, string | undefined, string>;
+  attempts: ColumnType<number, number | undefined, number>;
+  lease_owner: string | null;
+  lease_until: string | null;
+  queued_at: string;
+  analysed_at: string | null;
 }
 
 export interface BlogCategoriesTable {
@@ -123,11 +175,6 @@ export interface BlogCategoriesTable {
   slug: string;
   category_name: string;
   color_hex: string | null;
-}
-
-/** A release's copy of an item: what readers get while the release is live. */
-export interface ReleaseItemsTable extends ItemsTable {
-  release_id: number;
 }
 
 /** A release's copy of a blog category. */
@@ -425,6 +472,8 @@ export interface UsersProfileTable {
   user_type: string;
   created_at: string;
   updated_at: string;
+  /** 1 when the sign-in token said the address is verified (written on each signed-in request). */
+  email_verified: ColumnType<number, number | undefined, number>;
 }
 
 export interface DeletionRequestsTable {
@@ -481,3 +530,57 @@ export type DeletionRequestRow = Selectable<DeletionRequestsTable>;
 export type EmailSettingsRow = Selectable<EmailSettingsTable>;
 export type ReleaseRow = Selectable<ReleasesTable>;
 export type ReleasePostRow = Selectable<ReleasePostsTable>;
+
+/** An item a parent saved (docs/product.md, "Favourites and alerts"); never shown to anyone else. */
+export interface FavouritesTable {
+  user_uid: string;
+  item_id: string;
+  saved_at: string;
+  /** The item's price when it was saved, as the listing gives it ("24.00"). */
+  price_when_saved: string;
+}
+
+/** "Tell me about new items like these": what a new or changed item is matched against. */
+export interface SavedSearchesTable {
+  search_id: Generated<number>;
+  user_uid: string;
+  category: string | null;
+  age_group: string | null;
+  max_price_cents: number | null;
+  /** Lower-case words an item's name, brand or description must all contain. */
+  words: string | null;
+  frequency: 'instant' | 'daily';
+  paused: ColumnType<number, number | undefined, number>;
+  /** Random: this search's one-click unsubscribe carries it. */
+  token: string;
+  /** When its last email was queued (an instant search sends at most one per 15 minutes). */
+  last_sent_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A match, price drop or recall to tell a parent about: waiting until sent_at is set. */
+export interface AlertsTable {
+  alert_id: Generated<number>;
+  user_uid: string;
+  kind: 'search' | 'price' | 'safety';
+  search_id: number | null;
+  item_id: string;
+  /** JSON: what the email says about it. */
+  detail: string;
+  /** Unique: the same alert is noted once. */
+  dedupe_key: string;
+  created_at: string;
+  sent_at: string | null;
+  outcome: 'sent' | 'skipped' | null;
+}
+
+/** A parent's alert switches; no row means the defaults (both on). */
+export interface AlertSettingsTable {
+  user_uid: string;
+  safety: number;
+  price_drops: number;
+  token: string;
+  last_digest_at: string | null;
+  updated_at: string;
+}

@@ -6,7 +6,6 @@ import { readingTimeMinutes, renderMarkdown } from '../lib/html.ts';
 import type { Content, ContentPost } from './content.ts';
 import type { DB } from './database.ts';
 import { addRevision } from './queries/post-revisions.ts';
-import { checkAllItems } from './queries/recall-matches.ts';
 
 export interface SyncResult {
   inserted: string[];
@@ -63,11 +62,13 @@ function revisionFields(post: ContentPost): StudioPostFields {
 const fileAuthor = (post: ContentPost) => ({ uid: null, name: `content/posts/${path.basename(post.file)}` });
 
 /**
- * Makes the database match content/: categories and items upserted, posts inserted or updated
+ * Makes the database match content/: categories upserted, posts inserted or updated
  * when their source changed (each change kept as a revision), file posts no longer in content/
  * (or marked draft) unpublished, sample comments and likes added once. The database is the truth
  * for posts (docs/decisions/018): a post written or edited in the studio is never touched, and a
- * file that would change it is skipped. Running it twice changes nothing the second time.
+ * file that would change it is skipped. Running it twice changes nothing the second time. Items
+ * are listings, which come from the marketplace (api/db/queries/listings.ts): a new database takes
+ * content/items.json's sample through that way in once (api/db/prepare.ts), and a publish leaves them.
  */
 export async function syncContent(db: DB, content: Content, now: Date): Promise<SyncResult> {
   const stamp = now.toISOString();
@@ -92,33 +93,6 @@ export async function syncContent(db: DB, content: Content, now: Date): Promise<
         r.category_id,
       ]),
     );
-
-    for (const item of content.items) {
-      const values = {
-        item_name: item.itemName,
-        category: item.category,
-        listing_price: item.listingPrice,
-        image_url: item.imageUrl,
-        condition: item.condition,
-        brand: item.brand,
-        age_group: item.ageGroup,
-        is_featured: item.featured ? 1 : 0,
-        created_at: item.createdAt,
-      };
-      await trx
-        .insertInto('items')
-        .values({ item_id: item.itemId, ...values })
-        .onConflict((oc) => oc.column('item_id').doUpdateSet(values))
-        .execute();
-    }
-    const itemIds = content.items.map((i) => i.itemId);
-    await trx
-      .deleteFrom('items')
-      .$if(itemIds.length > 0, (q) => q.where('item_id', 'not in', itemIds))
-      .execute();
-    // Every item is checked against the recalls whenever it is synced or published, in the same
-    // transaction as the items (docs/product.md, "Recall screening").
-    await checkAllItems(trx, now);
 
     const existing = new Map(
       (

@@ -22,6 +22,7 @@ import { limitPerUser, tooQuickly } from '../middleware/rate-limit.ts';
 import { validate } from '../middleware/validate.ts';
 import type { AppEnv } from '../types.ts';
 import { threadChangedById } from './comments.ts';
+import { LISTINGS_CHANGED } from './listings.ts';
 import {
   auditIdParam,
   auditQuery,
@@ -215,14 +216,11 @@ export const moderationRoutes = new Hono<AppEnv>()
         { matchId, action, reason, actor: { uid: profile.firebase_uid, name: profile.display_name } },
         now(),
       );
-      if (action === 'dismiss') {
-        // Nothing readers see changes.
-        c.set('changed', []);
-        return c.json<RecallMatchResolved>({ match, publish: null });
-      }
-      // The item leaves the API's lists at once (api/db/queries/items.ts), so the kept answers go;
-      // the pages drop it with the publish this starts.
-      c.set('changed', ['/api/items/*']);
+      // A confirmed item leaves the API's lists at once, and a dismissed one may be cleared
+      // (api/db/queries/screening.ts), so the kept answers go either way.
+      c.set('changed', LISTINGS_CHANGED);
+      if (action === 'dismiss') return c.json<RecallMatchResolved>({ match, publish: null });
+      // The pages drop a confirmed item with the publish this starts.
       let publish: PublishRun | null = null;
       if (publisher) {
         try {

@@ -376,3 +376,36 @@ export const roleChangeBody = z.object({
   email: emailAddress,
   role: z.enum(ROLES, { error: `must be one of ${ROLES.join(', ')}` }),
 });
+
+// Its imports are here so the block stays whole.
+import { LISTING_DECISIONS, LISTING_ID_MAX, LISTING_TEXT_MAX } from '../contract/screening.ts';
+
+/** /api/moderation/listings/:itemId */
+export const listingIdParam = z.object({
+  itemId: z
+    .string()
+    .min(1, 'must not be empty')
+    .max(LISTING_ID_MAX, `must be at most ${LISTING_ID_MAX} characters`),
+});
+
+/** A moderator's decision on a listing: a block says why; a new age group names it. */
+export const listingDecisionBody = z
+  .object({
+    decision: z.enum(LISTING_DECISIONS, { error: `must be one of ${LISTING_DECISIONS.join(', ')}` }),
+    reason: optionalReason,
+    ageGroup: z
+      .string({ error: 'must be a string or null' })
+      .trim()
+      .max(LISTING_TEXT_MAX, `must be at most ${LISTING_TEXT_MAX} characters`)
+      .nullable()
+      .default(null)
+      .transform((s) => s || null),
+  })
+  .refine((b) => b.decision !== 'block' || b.reason !== null, {
+    path: ['reason'],
+    message: 'must not be blank: say why the listing is blocked',
+  })
+  .refine((b) => b.decision !== 'reage' || b.ageGroup !== null, {
+    path: ['ageGroup'],
+    message: 'must name the age group the listing belongs in',
+  });

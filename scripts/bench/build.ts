@@ -4,7 +4,7 @@ import path from 'node:path';
 import { loadContent } from '../../api/db/content.ts';
 import { openDatabase } from '../../api/db/database.ts';
 import { migrateToLatest } from '../../api/db/migrate.ts';
-import { syncContent } from '../../api/db/sync.ts';
+import { seedContent } from '../../api/db/prepare.ts';
 import { generateContent } from './generate-posts.ts';
 import { machine, mib, runMeasured, SQLITE_ONLY } from './lib.ts';
 import { tempDir } from '../lib/temp.ts';
@@ -20,7 +20,7 @@ for (const count of sizes.length ? sizes : [1000, 5000]) {
     const db = openDatabase(dbFile);
     await migrateToLatest(db);
     const syncStarted = Date.now();
-    await syncContent(db, loadContent(content), new Date());
+    await seedContent(db, loadContent(content), new Date());
     const syncMs = Date.now() - syncStarted;
     await db.destroy();
 

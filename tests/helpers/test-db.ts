@@ -13,7 +13,7 @@ import {
   snapshotRelease,
   switchLive,
 } from '../../api/db/queries/releases.ts';
-import { syncContent } from '../../api/db/sync.ts';
+import { seedContent } from '../../api/db/prepare.ts';
 import type { MailSettings } from '../../api/lib/emails.ts';
 import { tempDir } from '../../scripts/lib/temp.ts';
 import type { Started } from './run-shared.ts';
@@ -102,7 +102,7 @@ export async function makeTemplates(postgresUrl: string | undefined): Promise<St
     const db = openDatabase(location);
     await migrateToLatest(db);
     if (seed) {
-      await syncContent(db, loadContent(CONTENT_DIR), TEST_NOW);
+      await seedContent(db, loadContent(CONTENT_DIR), TEST_NOW);
       await importSampleIfEmpty(db, CONTENT_DIR, TEST_NOW);
       await releaseNow(db);
     }

@@ -1,4 +1,4 @@
-import type { ImageFormat } from '../../contract/studio.ts';
+import { type ImageFormat, imageUrl, imageWidths } from '../../contract/studio.ts';
 import type { ProcessedImage } from '../../lib/images.ts';
 import type { DB } from '../database.ts';
 
@@ -63,6 +63,14 @@ export async function storeImage(
       .execute();
     return true;
   });
+}
+
+/** A stored image's address, in its widest WebP (the form uploadedImageSources reads), or null if it is gone. */
+export async function imageAddress(db: DB, id: string): Promise<string | null> {
+  const image = await findImage(db, id);
+  if (!image) return null;
+  const widths = imageWidths(image.width);
+  return imageUrl(image.id, image.width, image.height, widths[widths.length - 1]!, 'webp');
 }
 
 export interface ServedVariant {

@@ -4,7 +4,9 @@ import { createMatcher, type MatchableRecall } from '../../recalls/match.ts';
 import type { DB } from '../database.ts';
 import type { RecallMatchesTable } from '../schema.ts';
 import { recordAudit } from './audit.ts';
+import { queueSafetyAlertsForMatch } from './alerts.ts';
 import { allRecallsForMatching, recallsByIds } from './recalls.ts';
+import { refreshScreening } from './screening.ts';
 
 // Candidate matches of items against recalls, for moderators to decide (docs/product.md, "Recall
 // screening"). A match is never a silent block: it waits, open, until a moderator confirms it (the
@@ -39,7 +41,22 @@ const inTransaction = <T>(db: DB, work: (trx: DB) => Promise<T>): Promise<T> =>
  * pair is never raised again nor changed. Safe to run at the same time on several instances.
  */
 export async function checkAllItems(db: DB, now: Date): Promise<{ raised: number }> {
-  const items = await db.selectFrom('items').select(['item_id', 'item_name', 'brand']).execute();
+  return checkItems(db, now, null);
+}
+
+/**
+ * checkAllItems for the listings given (null: every item), as the intake runs it for the listings
+ * a request changed. Matches of other items are left as they are. Every item whose open or
+ * confirmed matches changed is screened again (api/db/queries/screening.ts), in the same
+ * transaction, so a possible recall holds its listing at once.
+ */
+export async function checkItems(db: DB, now: Date, itemIds: string[] | null): Promise<{ raised: number }> {
+  if (itemIds !== null && itemIds.length === 0) return { raised: 0 };
+  const items = await db
+    .selectFrom('items')
+    .select(['item_id', 'item_name', 'brand'])
+    .$if(itemIds !== null, (q) => q.where('item_id', 'in', itemIds ?? []))
+    .execute();
   const matcher = createMatcher(await recallsForMatching(db));
   const found = new Map<string, { itemId: string; recallId: number; score: number; terms: string }>();
   for (const item of items) {
@@ -52,7 +69,9 @@ export async function checkAllItems(db: DB, now: Date): Promise<{ raised: number
     const existing = await trx
       .selectFrom('recall_matches')
       .select(['match_id', 'item_id', 'recall_id', 'score', 'terms', 'status'])
+      .$if(itemIds !== null, (q) => q.where('item_id', 'in', itemIds ?? []))
       .execute();
+    const touched = new Set<string>();
     const known = new Set<string>();
     const withdrawn: number[] = [];
     for (const row of existing) {
@@ -60,8 +79,10 @@ export async function checkAllItems(db: DB, now: Date): Promise<{ raised: number
       known.add(key);
       if (row.status !== 'open') continue;
       const current = found.get(key);
-      if (!current) withdrawn.push(row.match_id);
-      else if (current.score !== Number(row.score) || current.terms !== row.terms) {
+      if (!current) {
+        withdrawn.push(row.match_id);
+        touched.add(row.item_id);
+      } else if (current.score !== Number(row.score) || current.terms !== row.terms) {
         await trx
           .updateTable('recall_matches')
           .set({ score: current.score, terms: current.terms })
@@ -97,7 +118,9 @@ export async function checkAllItems(db: DB, now: Date): Promise<{ raised: number
         .returning('match_id')
         .execute();
       raised += inserted.length;
+      if (inserted.length > 0) for (const m of fresh.slice(i, i + CHUNK)) touched.add(m.itemId);
     }
+    await refreshScreening(trx, [...touched], now);
     return { raised };
   });
 }
@@ -259,6 +282,16 @@ export async function resolveRecallMatch(db: DB, decision: RecallDecision, now: 
         409,
       );
     }
+    const match = await trx
+      .selectFrom('recall_matches')
+      .select('item_id')
+      .where('match_id', '=', matchId)
+      .executeTakeFirstOrThrow();
+    // A confirmed match blocks its listing; a dismissed one may clear it (docs/product.md,
+    // "Listing screening").
+    await refreshScreening(trx, [match.item_id], now);
+    // Parents who saved the item are told at once (docs/product.md, "Favourites and alerts").
+    if (action === 'confirm') await queueSafetyAlertsForMatch(trx, matchId, now);
     await recordAudit(
       trx,
       {

@@ -161,7 +161,6 @@ export async function claimQueuedRelease(
 async function dropSnapshots(db: DB, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
   await db.deleteFrom('release_posts').where('release_id', 'in', ids).execute();
-  await db.deleteFrom('release_items').where('release_id', 'in', ids).execute();
   await db.deleteFrom('release_categories').where('release_id', 'in', ids).execute();
 }
 
@@ -236,22 +235,10 @@ const SNAPSHOT_COLUMNS = [
   'featured_image_alt',
 ] as const;
 
-const ITEM_COLUMNS = [
-  'item_id',
-  'item_name',
-  'category',
-  'listing_price',
-  'image_url',
-  'condition',
-  'brand',
-  'age_group',
-  'is_featured',
-  'created_at',
-] as const;
 const CATEGORY_COLUMNS = ['category_id', 'slug', 'category_name', 'color_hex'] as const;
 
 /**
- * Copies every published post (and its categories), every item and every blog category into the
+ * Copies every published post (and its categories) and every blog category into the
  * release's snapshot, as of `now`, and marks it building into its folder (named by its id). Posts
  * scheduled after `now` are copied too but stay hidden until a later release's time has passed
  * theirs. Readers get only the live release's copies, so nothing synced shows before it is live.
@@ -281,11 +268,6 @@ export async function snapshotRelease(db: DB, id: number, now: Date): Promise<Se
           .select([sql.lit(id).as('release_id'), 'post_id', 'category_id'])
           .where('post_id', 'in', published(trx).select('post_id')),
       )
-      .execute();
-    await trx
-      .insertInto('release_items')
-      .columns(['release_id', ...ITEM_COLUMNS])
-      .expression(trx.selectFrom('items').select([sql.lit(id).as('release_id'), ...ITEM_COLUMNS]))
       .execute();
     await trx
       .insertInto('release_categories')
