@@ -7,6 +7,8 @@ export interface Identity {
   email: string | null;
   name: string | null;
   picture: string | null;
+  /** The token's email_verified claim; absent where a verifier does not know it. */
+  emailVerified?: boolean;
 }
 
 /** Resolves a bearer token to an identity, or throws when the token is not valid. */
@@ -58,6 +60,7 @@ export function createFirebaseVerifier(projectId: string): TokenVerifier {
         email: decoded.email ?? null,
         name: typeof decoded.name === 'string' ? decoded.name : null,
         picture: decoded.picture ?? null,
+        emailVerified: decoded.email_verified === true,
       };
       if (verified.size >= MAX_CACHED_TOKENS) verified.clear();
       verified.set(token, { identity, expiresAt: decoded.exp * 1000 });

@@ -2,6 +2,7 @@ import { type AccountExport, ERASED_ACCOUNT_NAME } from '../../contract.ts';
 import { absolute, accountErasedEmail, EMAIL_PURPOSES, type MailSettings } from '../../lib/emails.ts';
 import { randomToken } from '../../lib/tokens.ts';
 import type { DB } from '../database.ts';
+import { exportAlerts, forgetAlerts } from './alerts.ts';
 import { anonymizeAudit, recordAudit } from './audit.ts';
 import { eraseAuthor } from './comments.ts';
 import { closeDeletionRequests } from './deletion-requests.ts';
@@ -127,6 +128,8 @@ export async function exportAccount(db: DB, uid: string, siteUrl: string, now: D
       until: s.until,
       liftedAt: s.lifted_at,
     })),
+    // Favourites, saved searches and the alerts sent about them (docs/product.md, "Favourites and alerts").
+    alerts: await exportAlerts(db, uid),
     notifications: {
       email: settings?.email ?? null,
       confirmedAt: settings?.confirmed_at ?? null,
@@ -181,6 +184,7 @@ export async function eraseAccount(
     await revokeSignIns(trx, erasure.uid, now);
     const profileEmail = await deleteProfile(trx, erasure.uid);
     const settingsEmail = await forgetNotifications(trx, erasure.uid);
+    await forgetAlerts(trx, erasure.uid);
     const addresses = [
       ...new Set(
         [...erasure.emails, profileEmail, settingsEmail]

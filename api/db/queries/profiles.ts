@@ -13,7 +13,7 @@ import type { UserProfileRow } from '../schema.ts';
 import { type NewAuditEntry, recordAudit } from './audit.ts';
 import { isRevoked } from './revocations.ts';
 
-function toProfile(row: UserProfileRow): UserProfile {
+function toProfile({ email_verified: _emailVerified, ...row }: UserProfileRow): UserProfile {
   let userType: string[] = ['buyer'];
   try {
     const parsed: unknown = JSON.parse(row.user_type);
@@ -30,8 +30,23 @@ function toProfile(row: UserProfileRow): UserProfile {
  * back in the second before it learns of the erasure (api/auth/revocations.ts).
  */
 export async function getOrCreateProfile(db: DB, identity: Identity, now: Date): Promise<UserProfile | null> {
-  const existing = await findProfile(db, identity.uid);
-  if (existing) return existing;
+  const existing = await db
+    .selectFrom('users_profile')
+    .selectAll()
+    .where('firebase_uid', '=', identity.uid)
+    .executeTakeFirst();
+  if (existing) {
+    // The "Verified Parents" figure counts this: written only when the token's claim changed.
+    const verified = identity.emailVerified ? 1 : 0;
+    if (identity.emailVerified !== undefined && Number(existing.email_verified) !== verified) {
+      await db
+        .updateTable('users_profile')
+        .set({ email_verified: verified })
+        .where('firebase_uid', '=', identity.uid)
+        .execute();
+    }
+    return toProfile(existing);
+  }
   if (await isRevoked(db, identity.uid)) return null;
   const stamp = now.toISOString();
   await db
@@ -45,6 +60,7 @@ export async function getOrCreateProfile(db: DB, identity: Identity, now: Date):
       user_type: JSON.stringify(['buyer']),
       created_at: stamp,
       updated_at: stamp,
+      email_verified: identity.emailVerified ? 1 : 0,
     })
     .onConflict((oc) => oc.column('firebase_uid').doNothing())
     .execute();
@@ -214,4 +230,14 @@ export async function listStaff(db: DB, viewerUid: string | null): Promise<Staff
   return rows
     .map((row) => toPerson(toProfile(row), viewerUid))
     .sort((a, b) => rank(b) - rank(a) || a.name.localeCompare(b.name) || a.email.localeCompare(b.email));
+}
+
+/** The "Verified Parents" figure: parents whose sign-in said their email address is verified. */
+export async function countVerifiedParents(db: DB): Promise<number> {
+  const row = await db
+    .selectFrom('users_profile')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('email_verified', '=', 1)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
 }

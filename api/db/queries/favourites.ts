@@ -1,0 +1,170 @@
+import type { Item } from '../../contract.ts';
+import { type Favourite, FAVOURITES_MAX, type FavouriteState } from '../../contract/favourites.ts';
+import { RuleError } from '../../lib/errors.ts';
+import type { DB } from '../database.ts';
+import type { ItemRow } from '../schema.ts';
+import { toItem } from './items.ts';
+
+// Favourites (docs/product.md, "Favourites and alerts"): the items a parent saved, with the price
+// they had then. Only the parent reads them; nothing counts how many parents saved an item.
+
+/** What a favourite's state is read from: the item's row (none once it is gone) and its recalls. */
+type StateRow = Pick<ItemRow, 'status' | 'screening_state' | 'listing_price'>;
+
+/**
+ * The one place that says where a saved item stands: gone, sold, removed by its seller, recalled,
+ * blocked by a safety check (removed), waiting for one (held), or on sale at the price saved or
+ * another one.
+ */
+export function favouriteState(
+  row: StateRow | undefined,
+  recalled: boolean,
+  priceWhenSaved: string,
+): { state: FavouriteState; removedForSafety: boolean } {
+  const is = (state: FavouriteState, removedForSafety = false) => ({ state, removedForSafety });
+  if (!row) return is('removed');
+  if (row.status === 'sold') return is('sold');
+  if (row.status === 'removed') return is('removed');
+  if (recalled) return is('recalled');
+  if (row.screening_state === 'blocked') return is('removed', true);
+  if (row.screening_state !== 'cleared') return is('held');
+  return Number(row.listing_price) === Number(priceWhenSaved) ? is('available') : is('price_changed');
+}
+
+/** The items among these with a confirmed recall match. */
+async function recalledAmong(db: DB, itemIds: string[]): Promise<Set<string>> {
+  if (itemIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('recall_matches')
+    .select('item_id')
+    .where('status', '=', 'confirmed')
+    .where('item_id', 'in', itemIds)
+    .execute();
+  return new Set(rows.map((r) => r.item_id));
+}
+
+/** A parent's saved items, newest first, each with its state now. */
+export async function listFavourites(db: DB, uid: string): Promise<Favourite<Item>[]> {
+  const favourites = await db
+    .selectFrom('favourites')
+    .select(['item_id', 'saved_at', 'price_when_saved'])
+    .where('user_uid', '=', uid)
+    .orderBy('saved_at', 'desc')
+    .orderBy('item_id')
+    .execute();
+  if (favourites.length === 0) return [];
+  const ids = favourites.map((f) => f.item_id);
+  const rows = new Map(
+    (await db.selectFrom('items').selectAll().where('item_id', 'in', ids).execute()).map((r) => [
+      r.item_id,
+      r,
+    ]),
+  );
+  const recalled = await recalledAmong(db, ids);
+  return favourites.map((f) => {
+    const row = rows.get(f.item_id);
+    const { state, removedForSafety } = favouriteState(row, recalled.has(f.item_id), f.price_when_saved);
+    // Parents see the item while it is (or was, until sold) on sale; a held, removed or recalled
+    // listing is named only.
+    const shown = row && (state === 'available' || state === 'price_changed' || state === 'sold');
+    return {
+      itemId: f.item_id,
+      savedAt: f.saved_at,
+      priceWhenSaved: f.price_when_saved,
+      state,
+      removedForSafety,
+      item: shown ? toItem(row) : null,
+      itemName: row?.item_name ?? null,
+    };
+  });
+}
+
+export async function countFavourites(db: DB, uid: string): Promise<number> {
+  const row = await db
+    .selectFrom('favourites')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('user_uid', '=', uid)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** An item parents can see now: cleared, for sale and with no confirmed recall. */
+async function visiblePrice(db: DB, itemId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('items')
+    .select('listing_price')
+    .where('item_id', '=', itemId)
+    .where('screening_state', '=', 'cleared')
+    .where('status', '=', 'active')
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('recall_matches')
+            .select('recall_matches.item_id')
+            .whereRef('recall_matches.item_id', '=', 'items.item_id')
+            .where('recall_matches.status', '=', 'confirmed'),
+        ),
+      ),
+    )
+    .executeTakeFirst();
+  return row?.listing_price ?? null;
+}
+
+/**
+ * Saves an item (again: nothing changes, so a repeated or racing save is harmless) and answers the
+ * parent's count. 404 for an item parents cannot see; 400 beyond FAVOURITES_MAX.
+ */
+export async function saveFavourite(db: DB, uid: string, itemId: string, now: Date): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const saved = await trx
+      .selectFrom('favourites')
+      .select('item_id')
+      .where('user_uid', '=', uid)
+      .where('item_id', '=', itemId)
+      .executeTakeFirst();
+    if (saved) return countFavourites(trx, uid);
+    const price = await visiblePrice(trx, itemId);
+    if (price === null) {
+      throw new RuleError(
+        `There is no item ${JSON.stringify(itemId)} for sale: it may have been sold or removed.`,
+        404,
+      );
+    }
+    if ((await countFavourites(trx, uid)) >= FAVOURITES_MAX) {
+      throw new RuleError(
+        `You can save at most ${FAVOURITES_MAX} items. Remove some from your favourites to save more.`,
+        400,
+      );
+    }
+    await trx
+      .insertInto('favourites')
+      .values({ user_uid: uid, item_id: itemId, saved_at: now.toISOString(), price_when_saved: price })
+      .onConflict((oc) => oc.columns(['user_uid', 'item_id']).doNothing())
+      .execute();
+    return countFavourites(trx, uid);
+  });
+}
+
+/**
+ * Removes a saved item and answers the count. Removing one that is not saved changes nothing; an
+ * id no item ever had is a 404, so a typo is not mistaken for success.
+ */
+export async function removeFavourite(db: DB, uid: string, itemId: string): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const removed = await trx
+      .deleteFrom('favourites')
+      .where('user_uid', '=', uid)
+      .where('item_id', '=', itemId)
+      .executeTakeFirst();
+    if (Number(removed.numDeletedRows) === 0) {
+      const known = await trx
+        .selectFrom('items')
+        .select('item_id')
+        .where('item_id', '=', itemId)
+        .executeTakeFirst();
+      if (!known) throw new RuleError(`There is no item ${JSON.stringify(itemId)}.`, 404);
+    }
+    return countFavourites(trx, uid);
+  });
+}
