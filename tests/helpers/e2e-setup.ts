@@ -17,6 +17,7 @@ import type { TestProject } from 'vitest/node';
 import { EMULATOR_PROJECT_ID } from '../../scripts/lib/auth-emulator.ts';
 import { freePort } from '../../scripts/lib/ports.ts';
 import { tempDir } from '../../scripts/lib/temp.ts';
+import { E2E_LISTINGS_TOKEN } from './listings.ts';
 import { acquire, sharedAuthEmulator } from './run-shared.ts';
 import { type BuiltSites, type StartedServer, startFromBuild, startServer } from './start-server.ts';
 import { createDatabase } from './test-db.ts';
@@ -61,6 +62,9 @@ async function authSettings(emulatorHost: string) {
     SAFETY_ESCALATION_URL: `http://127.0.0.1:${escalationPort}/escalations`,
     SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
     MAIL_FROM: 'Nestling <no-reply@nestling.test>',
+    // The marketplace's intake, with photos from the tests' own listeners on this machine.
+    LISTINGS_TOKEN: E2E_LISTINGS_TOKEN,
+    LISTING_PHOTO_HOSTS: '127.0.0.1',
   };
   return { env, escalationPort, smtpPort };
 }
