@@ -126,14 +126,18 @@ const TYPES = PRODUCT_TYPES.map((t) => ({
 
 /** A listing read once: its words by field, product types, ages, years, sizes. */
 interface Prepared {
-  input: RuleInput;
   fields: FieldText[];
+  /** Every stem of every field. */
+  words: Set<string>;
+  /** The brand as NO_BRAND spells it. */
+  brand: string;
   types: Set<string>;
   age: AgeRange | null;
   condition: string;
   years: TextYears;
   madeYear: { from: number; to: number } | null;
-  sizes: number[];
+  /** The smallest size stated, in millimetres, or null. */
+  smallestMm: number | null;
   now: Date;
   region: Region;
 }
@@ -196,8 +200,11 @@ function prepare(input: RuleInput, options: RuleOptions): Prepared {
       ? { from: y, to: y }
       : years.made;
   return {
-    input,
     fields,
+    words: new Set(fields.flatMap((f) => [...f.index.keys()])),
+    brand: fold(text(input.brand))
+      .replace(/[^a-z0-9]+/g, ' ')
+      .trim(),
     types: productTypes(fields[0]!, fields[2]!, fields[3]!, text(input.category)),
     age:
       parseAgeGroup(text(input.ageGroup)) ??
@@ -207,7 +214,10 @@ function prepare(input: RuleInput, options: RuleOptions): Prepared {
       .trim(),
     years,
     madeYear,
-    sizes: sizesInMm(`${text(input.itemName)} ${text(input.description)}`),
+    smallestMm: sizesInMm(`${text(input.itemName)} ${text(input.description)}`).reduce<number | null>(
+      (a, b) => (a === null || b < a ? b : a),
+      null,
+    ),
     now,
     region: options.region ?? 'US',
   };
@@ -220,19 +230,26 @@ function signals(
   fields?: TextField[],
   except?: readonly string[],
 ): boolean {
-  const searched = fields
-    ? p.fields.map((f, i) => (fields.includes(FIELDS[i]!) ? f : fieldText('')))
-    : p.fields;
-  const excluded = (except ?? []).flatMap((e) => findPhrase(searched, stemsOf(e)));
-  return phrases.some((phrase) =>
-    findPhrase(searched, stemsOf(phrase)).some(
-      (span) => !isNegated(searched, span) && !excluded.some((x) => within(x, span)),
-    ),
+  const spans = phrases.flatMap((phrase) => {
+    const stems = stemsOf(phrase);
+    // Most phrases are of words the listing does not have: one look-up says so.
+    return p.words.has(stems[0]!) ? findPhrase(p.fields, stems) : [];
+  });
+  if (spans.length === 0) return false;
+  const excluded = (except ?? []).flatMap((e) => findPhrase(p.fields, stemsOf(e)));
+  return spans.some(
+    (span) =>
+      (!fields || fields.includes(FIELDS[span.field]!)) &&
+      !isNegated(p.fields, span) &&
+      !excluded.some((x) => within(x, span)),
   );
 }
 
 const present = (p: Prepared, phrases: readonly string[]) =>
-  phrases.some((phrase) => findPhrase(p.fields, stemsOf(phrase)).length > 0);
+  phrases.some((phrase) => {
+    const stems = stemsOf(phrase);
+    return p.words.has(stems[0]!) && findPhrase(p.fields, stems).length > 0;
+  });
 
 function ageClass(age: AgeRange | null, line: number): AgeClass {
   if (!age) return 'unknown';
@@ -263,17 +280,9 @@ function applies(p: Prepared, when: When): boolean {
     const old = p.now.getUTCFullYear() - p.madeYear.to;
     if (old < (when.yearsOld.min ?? 0) || old > (when.yearsOld.max ?? Infinity)) return false;
   }
-  if (when.sizeAtMostMm !== undefined && p.sizes.length > 0 && Math.min(...p.sizes) > when.sizeAtMostMm)
+  if (when.sizeAtMostMm !== undefined && p.smallestMm !== null && p.smallestMm > when.sizeAtMostMm)
     return false;
-  if (
-    when.unbranded &&
-    !NO_BRAND.has(
-      fold(p.input.brand ?? '')
-        .replace(/[^a-z0-9]+/g, ' ')
-        .trim(),
-    )
-  )
-    return false;
+  if (when.unbranded && !NO_BRAND.has(p.brand)) return false;
   if (when.none && present(p, when.none)) return false;
   if (when.any && !signals(p, when.any, when.fields, when.except)) return false;
   if (when.also && !signals(p, when.also)) return false;
