@@ -13,7 +13,7 @@ interface Slide {
 const slides: Slide[] = [
   {
     title: 'Buy and sell with confidence',
-    text: "Pre-loved children's things from parent-verified sellers. Good for your budget, and kinder to the planet.",
+    text: "Pre-loved children's things from other parents, each listing checked before it is shown. Good for your budget, and kinder to the planet.",
     image: '/images/hero/hero-marketplace.svg',
     links: [
       { label: 'Start Shopping', href: MARKETPLACE_URL, external: true, primary: true },
@@ -22,7 +22,9 @@ const slides: Slide[] = [
   },
   {
     title: 'Safety comes first',
-    text: 'Every parent is verified and every item is screened: recall checks, photo analysis, age and condition checks.',
+    // Only what runs (docs/product.md, "Listing screening"); the recall check is named where the
+    // page knows recall data was imported.
+    text: 'Every listing is checked against safety rules for age and condition before parents see it, and parent moderators review what the checks hold.',
     image: '/images/hero/hero-safety.svg',
     links: [{ label: 'How We Keep You Safe', href: '/safety', primary: true }],
   },

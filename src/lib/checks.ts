@@ -1,7 +1,7 @@
 // What an item says of its screening (docs/product.md, "Listing screening"): which checks ran and
 // when, in the words parents read on the card.
 import { format } from 'date-fns';
-import type { ItemChecks, ScreeningCheck } from '../../api/contract/screening.ts';
+import type { ItemChecks, ScreeningCheck, ScreeningFigures } from '../../api/contract/screening.ts';
 
 /** The checks in the order the card names them. */
 const CHECK_WORDS: [ScreeningCheck, string][] = [
@@ -27,4 +27,17 @@ export function checkedLine(checks: ItemChecks): string | null {
   if (words.length === 0 || Number.isNaN(at.getTime())) return null;
   const day = new Date(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate());
   return `Checked for ${listOf(words)}: ${format(day, 'MMM d')}`;
+}
+
+const whole = new Intl.NumberFormat('en-US');
+
+/**
+ * The week's figures as the home page and /safety say them: "1,240 listings checked this week;
+ * 31 held, 4 blocked". Null before any listing was checked this week: no figure is better than 0.
+ */
+export function screeningFiguresLine(figures: ScreeningFigures): string | null {
+  const { checkedThisWeek, heldThisWeek, blockedThisWeek } = figures;
+  if (checkedThisWeek <= 0) return null;
+  const listings = checkedThisWeek === 1 ? 'listing' : 'listings';
+  return `${whole.format(checkedThisWeek)} ${listings} checked this week; ${whole.format(heldThisWeek)} held, ${whole.format(blockedThisWeek)} blocked`;
 }

@@ -104,7 +104,7 @@ describe('/recalls, for parents', () => {
 
     // The safety page's screening section and every page's footer lead here.
     await page.goto(`${base}/safety`);
-    const screened = page.getByRole('region', { name: 'Every Item is Safety Screened' });
+    const screened = page.getByRole('region', { name: 'Every Listing is Checked Before It is Shown' });
     await screened
       .getByText(/brand and name are checked against sample recalls with made-up brands/)
       .waitFor();

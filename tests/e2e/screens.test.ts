@@ -383,7 +383,7 @@ describe('other screens', () => {
     const expected = [
       'How We Keep You Safe',
       'Trust Badge System',
-      'Every Item is Safety Screened',
+      'Every Listing is Checked Before It is Shown',
       'Safe Trading Guidelines',
       'Report Safety Concerns',
       'Your Privacy Matters',
