@@ -15,7 +15,7 @@ import {
   releasePhotoJob,
 } from '../db/queries/listing-photos.ts';
 import { storeImage } from '../db/queries/images.ts';
-import { fetchPhoto } from '../screening/photos/fetch.ts';
+import { fetchPhoto, type FetchPhotoOptions } from '../screening/photos/fetch.ts';
 import { photoFindings } from '../screening/photos/outcome.ts';
 import { type PhotoAnalyser, PhotoAnalysisFailed } from '../screening/photos/pool.ts';
 import { blurFaces, preparePhoto } from '../screening/photos/prepare.ts';
@@ -26,6 +26,8 @@ export interface PhotoQueueOptions {
   analyser: PhotoAnalyser;
   /** LISTING_PHOTO_HOSTS: the only hosts photos are fetched from. */
   allowedHosts: string[];
+  /** The fetch's own limits, when not the defaults (api/screening/photos/fetch.ts). */
+  fetchLimits?: Pick<FetchPhotoOptions, 'maxBytes' | 'timeoutMs' | 'maxRedirects'>;
   /** Photos worked on at once (one per analysis worker). */
   concurrency?: number;
   /** How often the queue looks for work without a poke. */
@@ -65,7 +67,7 @@ export function createPhotoQueue(options: PhotoQueueOptions): PhotoQueue {
   const waiting: (() => void)[] = [];
 
   async function analyse(job: PhotoJob): Promise<PhotoResult | 'retry'> {
-    const fetched = await fetchPhoto(job.sourceUrl, { allowedHosts });
+    const fetched = await fetchPhoto(job.sourceUrl, { ...options.fetchLimits, allowedHosts });
     if (!fetched.ok) return failed('photo.fetch', `The photo could not be fetched: ${fetched.reason}`);
     const prepared = await preparePhoto(fetched.bytes);
     if (!prepared.ok) return failed('photo.file', `The photo could not be read: ${prepared.reason}`);
