@@ -34,13 +34,8 @@ export const TOAST_ACTION_DURATION_MS = 15_000;
 export const TOAST_REMOVE_DELAY_MS = 1_000_000;
 
 // Placeholders the product shows as fixed text, kept here and nowhere else.
-/** The 'Verified Parents' stat: fixed text, not from data. */
-export const VERIFIED_PARENTS_STAT = '202';
 /** Every item shows this rating; ratings are not in the data yet. */
 export const ITEM_RATING = 4.8;
-/** The favourites badge: 3 when signed in, 0 otherwise (favourites are not built yet). */
-export const FAVOURITES_SIGNED_IN = 3;
-export const FAVOURITES_SIGNED_OUT = 0;
 
 export const ITEM_CATEGORIES: Record<string, string> = {
   clothing: 'Clothing & Shoes',

@@ -5,6 +5,7 @@ import type { Item } from '../../api/contract.ts';
 import { checkedLine } from '../lib/checks.ts';
 import { ageGroupLabel, conditionLabel, formatPrice } from '../lib/format.ts';
 import CategoryIcon from './CategoryIcon.tsx';
+import FavouriteButton from '../islands/favourites/FavouriteButton.tsx';
 
 export default function ItemCard({ item }: { item: Item }) {
   const checked = checkedLine(item.checks);
@@ -29,6 +30,7 @@ export default function ItemCard({ item }: { item: Item }) {
         <span className="text-brand-dark absolute top-2 left-2 rounded-full bg-white/95 px-2 py-0.5 text-xs font-semibold sm:top-3 sm:left-3 sm:px-2.5 sm:py-1">
           {conditionLabel(item.condition)}
         </span>
+        <FavouriteButton item={item} />
       </div>
       <div className="flex flex-1 flex-col gap-1 p-3 break-words sm:p-4">
         <p className="text-muted text-xs font-medium tracking-wide uppercase">

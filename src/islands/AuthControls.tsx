@@ -3,8 +3,8 @@
 // on demand, so an anonymous reader downloads neither until they are needed.
 import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { FAVOURITES_SIGNED_IN, FAVOURITES_SIGNED_OUT, MARKETPLACE_URL } from '../config.ts';
 import { $auth, exitDemoMode, initAuth, signOut } from '../stores/auth.ts';
+import { $favourites, watchFavourites } from '../stores/favourites.ts';
 import { $signInOpen } from '../stores/ui.ts';
 import { HeartIcon } from '../components/icons.tsx';
 
@@ -18,10 +18,14 @@ export default function AuthControls() {
   const [dialogWanted, setDialogWanted] = useState(false);
   // Loaded on first use and kept, so it can close and reset gracefully.
   if (signInOpen && !dialogWanted) setDialogWanted(true);
-  useEffect(() => initAuth(), []);
+  // The badge: 0 with no request when signed out, the parent's count when signed in.
+  const favourites = useStore($favourites, { ssr: 'initial' }).count;
+  useEffect(() => {
+    initAuth();
+    watchFavourites();
+  }, []);
 
   const { user, loading, demoMode } = auth;
-  const favourites = user ? FAVOURITES_SIGNED_IN : FAVOURITES_SIGNED_OUT;
 
   async function leave() {
     if (demoMode) {
@@ -38,10 +42,9 @@ export default function AuthControls() {
   return (
     <div className="flex items-center gap-1">
       <a
-        href={MARKETPLACE_URL}
-        target="_blank"
-        rel="noopener"
-        aria-label={`Favourites, ${favourites} items`}
+        href="/favourites"
+        aria-label={`Favourites, ${favourites} ${favourites === 1 ? 'item' : 'items'}`}
+        data-testid="favourites-badge"
         className="text-ink hover:bg-sand hover:text-brand-dark relative flex h-10 w-10 items-center justify-center rounded-md"
       >
         <HeartIcon className="h-5 w-5" />

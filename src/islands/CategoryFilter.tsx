@@ -5,6 +5,7 @@ import { CATEGORY_FILTER_LIMIT, ITEM_CATEGORIES } from '../config.ts';
 import type { CategoryCounts, Item } from '../../api/contract.ts';
 import CategoryIcon from '../components/CategoryIcon.tsx';
 import ItemCard from '../components/ItemCard.tsx';
+import FollowSearch from './favourites/FollowSearch.tsx';
 import { errorMessage } from '../lib/api.ts';
 import { countLabel } from '../lib/format.ts';
 import { itemsInCategory } from '../stores/items.ts';
@@ -106,15 +107,19 @@ export default function CategoryFilter({ counts, featured }: Props) {
               {label ? `Showing ${label}` : 'Hand-picked listings from verified parents.'}
             </p>
           </div>
-          {category && (
-            <button
-              type="button"
-              onClick={clear}
-              className="border-brand text-brand-dark hover:bg-brand-light rounded-full border px-4 py-2 text-sm font-semibold"
-            >
-              Clear Filter
-            </button>
-          )}
+          {/* A saved search of what is shown: this category, or any (docs/product.md, "Favourites and alerts"). */}
+          <div className="flex flex-wrap gap-2">
+            <FollowSearch category={category} ageGroups={[...new Set(shown.map((item) => item.ageGroup))]} />
+            {category && (
+              <button
+                type="button"
+                onClick={clear}
+                className="border-brand text-brand-dark hover:bg-brand-light rounded-full border px-4 py-2 text-sm font-semibold"
+              >
+                Clear Filter
+              </button>
+            )}
+          </div>
         </div>
         {filtered.state === 'error' ? (
           <p role="alert" className="mt-6 rounded-xl bg-red-50 p-4 text-red-900">

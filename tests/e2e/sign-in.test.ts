@@ -167,7 +167,8 @@ describe.each([
     await page.reload();
     await accountButton(page, local).waitFor();
     expect(await signInButton(page).count()).toBe(0);
-    expect(await page.getByRole('link', { name: 'Favourites, 3 items' }).count()).toBe(1);
+    // A new account has saved nothing (docs/product.md, "Favourites and alerts").
+    expect(await page.getByRole('link', { name: 'Favourites, 0 items' }).count()).toBe(1);
 
     await accountButton(page, local).click();
     const menu = page.getByRole('menu');

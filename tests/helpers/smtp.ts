@@ -26,6 +26,9 @@ export interface TestSmtpServer {
   close: () => Promise<void>;
 }
 
+/** How long a file waits for another to let the shared SMTP port go. */
+const PORT_WAIT_MS = 240_000;
+
 /** The links in a message's text, in order. */
 export function linksIn(mail: ReceivedMail): string[] {
   return mail.text.match(/https?:\/\/\S+/g) ?? [];
@@ -86,10 +89,24 @@ export async function startSmtpServer(
         .catch((error: Error) => callback(error));
     },
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
-  });
+  // Browser files share the test server's SMTP port (SMTP_URL): one that finds it taken waits for
+  // the file holding it to finish, so each receives only the mail its own actions send.
+  const deadline = Date.now() + PORT_WAIT_MS;
+  for (;;) {
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(options.port ?? 0, '127.0.0.1', () => {
+          server.off('error', reject);
+          resolve();
+        });
+      });
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
   const { port } = server.server.address() as AddressInfo;
   return {
     port,
