@@ -76,7 +76,7 @@ const commentIdOf = (targetId: string): number | null =>
 
 /**
  * The targets of a page of entries in words, with a link where one helps: one query each for the
- * parents, the comments, the possible recalls and the posts, whatever the page's length. A parent is named as their profile
+ * parents, the comments, the possible recalls, the posts and the listings, whatever the page's length. A parent is named as their profile
  * says now; without a profile (an erased account, whose uid gave way to a label) they are "an
  * erased parent", so no uid ever shows.
  */
@@ -145,6 +145,17 @@ async function describeTargets(
           .execute()
     ).map((p) => [p.post_id, p.title]),
   );
+  const listingIds = [...new Set(rows.filter((r) => r.target_type === 'listing').map((r) => r.target_id))];
+  const listingNames = new Map(
+    (listingIds.length === 0
+      ? []
+      : await db
+          .selectFrom('items')
+          .select(['item_id', 'item_name'])
+          .where('item_id', 'in', listingIds)
+          .execute()
+    ).map((i) => [i.item_id, i.item_name]),
+  );
   const names = new Map(profiles.map((p) => [p.firebase_uid, p.display_name.trim()]));
   const matchItems = new Map(matches.map((m) => [Number(m.match_id), m.item_name]));
   const posts = new Map(comments.map((c) => [c.comment_id, c]));
@@ -173,6 +184,14 @@ async function describeTargets(
             ? `a possible recall of “${itemName}”`
             : 'a possible recall of an item no longer listed',
           href: '/moderation#recalls',
+        };
+      }
+      case 'listing': {
+        // A listing by its name, as the console's "Listings to check" showed it; never its id.
+        const itemName = listingNames.get(id);
+        return {
+          name: itemName === undefined ? 'a listing no longer kept' : `the listing “${itemName}”`,
+          href: null,
         };
       }
       case 'post': {

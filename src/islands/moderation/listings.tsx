@@ -226,6 +226,7 @@ function Photo({
             <span
               key={i}
               aria-hidden="true"
+              data-face-box
               className="absolute rounded-sm border-2 border-yellow-300 shadow-[0_0_0_2px_rgba(0,0,0,0.75)]"
               style={{
                 left: `${face.x * 100}%`,
@@ -336,8 +337,7 @@ function ListingCard({
       className="focus-visible:outline-brand-dark scroll-mt-24 rounded-2xl border border-amber-300 bg-white p-4 shadow-sm sm:p-5"
     >
       <h3 id={headingId} className="text-ink text-lg font-semibold break-words">
-        <span className="sr-only">Listing to check: </span>
-        {listing.itemName}
+        <span className="sr-only">Listing to check:</span> {listing.itemName}
       </h3>
       <p className="text-muted text-sm break-words">{facts.join(' · ')}</p>
       <p className="text-muted text-sm">
