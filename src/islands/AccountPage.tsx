@@ -12,6 +12,7 @@ import { RoleBadge, UserTypeBadge } from './comments/badges.tsx';
 import { DeleteAccountDialog } from './account/DeleteAccountDialog.tsx';
 import { buttons } from './dialogs/DialogShell.tsx';
 import { RoleGate } from './RoleGate.tsx';
+import AlertSwitches from './favourites/AlertSwitches.tsx';
 
 const section = 'border-sand rounded-2xl border bg-white p-6 shadow-sm';
 const heading = 'text-ink text-xl font-bold';
@@ -115,6 +116,8 @@ function Account({
           </p>
         )}
       </section>
+
+      {!auth.demoMode && <AlertSwitches className={section} />}
 
       <section aria-labelledby="data-heading" className={section}>
         <h2 id="data-heading" className={heading}>
