@@ -31,9 +31,13 @@ import { reportRoutes } from './routes/reports.ts';
 import { imageRoutes, imageUploadRoutes } from './routes/images.ts';
 import { studioRoutes } from './routes/studio.ts';
 import { studioPreviewRoutes } from './routes/studio-preview.ts';
+import { isThreadStreamPath, threadStreamRoutes } from './routes/thread-stream.ts';
 import type { AppDeps, AppEnv } from './types.ts';
 
 export type { AppDeps } from './types.ts';
+
+/** Every write that changes a thread's comments drops this answer (api/routes/comments.ts). */
+const THREADS_ANSWER = '/api/blog/threads';
 
 /** The writes that take a form body rather than JSON: mail clients' one-click unsubscribe (RFC 8058). */
 const ONE_CLICK_PATHS = new Set([
@@ -135,7 +139,20 @@ export function createApp(input: Partial<AppDeps> & Pick<AppDeps, 'db'>) {
     // it was kept, with no work per request for its headers. Nothing before this may change an
     // answer the cache keeps: the server gives kept answers before the app runs at all
     // (api/node/served-api.ts), and tests/api/kept-answers.test.ts checks both are the same.
-    .use(cache ? cache.middleware : (_c, next) => next())
+    // A thread's stream is never kept (it does not end): it goes past the cache.
+    .use(
+      cache
+        ? (c, next) => (isThreadStreamPath(c.req.path) ? next() : cache.middleware(c, next))
+        : (_c, next) => next(),
+    )
+    // A write that changed a thread: this instance's open streams get it now, the others' are told.
+    .use(async (c, next) => {
+      await next();
+      const method = c.req.method;
+      if (!deps.threads || method === 'GET' || method === 'HEAD' || c.res.status >= 400) return;
+      const changed = c.get('changed');
+      if (changed === undefined || changed.includes(THREADS_ANSWER)) deps.threads.written();
+    })
     .use(async (c, next) => {
       answerHeaders(c);
       await next();
@@ -158,6 +175,7 @@ export function createApp(input: Partial<AppDeps> & Pick<AppDeps, 'db'>) {
     .route('/community', communityRoutes)
     .route('/blog', postRoutes)
     .route('/blog', commentRoutes)
+    .route('/blog', threadStreamRoutes)
     .route('/blog', reportRoutes)
     .route('/profile', profileRoutes)
     .route('/account', accountRoutes)

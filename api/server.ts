@@ -10,6 +10,7 @@ import type { DB } from './db/database.ts';
 import { redirectTarget } from './db/queries/redirects.ts';
 import type { ServedRelease } from './db/queries/releases.ts';
 import { liveReleaseSource } from './lib/live-release.ts';
+import { createThreadHub } from './lib/thread-events.ts';
 import { RELEASE_BOOKKEEPING } from './lib/release-files.ts';
 import { createViewBuffer } from './lib/view-buffer.ts';
 import { createRateLimiters } from './middleware/rate-limit.ts';
@@ -182,7 +183,11 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
   // What the API writes in batches, so a stop can write what still waits.
   const views = options.deps?.views ?? createViewBuffer(options.db);
   const viewLimiter = options.deps?.viewLimiter ?? createRateLimiters(options.db).viewLimiter;
-  const site = createSite({ ...options, deps: { ...options.deps, views, viewLimiter } });
+  // Open thread streams; without a listening one passed in (scripts/start.ts on PostgreSQL), this
+  // instance's own writes reach them at once and other processes' within the hub's poll.
+  const threads = options.deps?.threads ?? createThreadHub({ db: options.db });
+  void threads.start().catch((error: Error) => console.error('Live threads did not start:', error.message));
+  const site = createSite({ ...options, deps: { ...options.deps, views, viewLimiter, threads } });
   return new Promise((resolve, reject) => {
     const server = serve(
       { fetch: site.fetch, hostname: options.host, port: options.port },
@@ -202,10 +207,12 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
                 if ('closeIdleConnections' in server) server.closeIdleConnections();
               };
               const sweep = setInterval(closeIdle, 20);
+              // Open streams never finish by themselves: they end first (pages reconnect elsewhere).
+              const streamsClosed = threads.close();
               server.close(() => {
                 clearInterval(sweep);
                 // Views (and their counts) still waiting are written before the database closes.
-                void Promise.all([views.flush(), viewLimiter.flush()])
+                void Promise.all([views.flush(), viewLimiter.flush(), streamsClosed])
                   .then(() => options.db.destroy())
                   .then(done, done);
               });

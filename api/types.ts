@@ -8,6 +8,7 @@ import type { ServedRelease } from './db/queries/releases.ts';
 import type { DeliveryWorker } from './lib/deliveries.ts';
 import type { MailSettings } from './lib/emails.ts';
 import type { ReleaseSource } from './lib/live-release.ts';
+import type { ThreadHub } from './lib/thread-events.ts';
 import type { ViewBuffer } from './lib/view-buffer.ts';
 
 export interface RateDecision {
@@ -95,6 +96,8 @@ export interface AppDeps {
   listings: ListingSettings;
   /** The photo analysis queue, when this process runs one: poked when photos are queued. */
   photoQueue?: { poke: () => void };
+  /** Open thread streams (api/lib/thread-events.ts), when a server serves them; told of every write to a thread. */
+  threads?: ThreadHub;
 }
 
 export interface ListingSettings {

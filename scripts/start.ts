@@ -15,6 +15,8 @@ import { createDeliveryWorker, createWebhookSender } from '../api/lib/deliveries
 import type { MailSettings } from '../api/lib/emails.ts';
 import { createEmailSender, EMAIL_KIND } from '../api/lib/mail.ts';
 import { liveReleaseSource } from '../api/lib/live-release.ts';
+import { createThreadHub } from '../api/lib/thread-events.ts';
+import { isPostgresUrl } from '../api/db/dialect.ts';
 import { createRecallRefresher } from '../api/lib/recall-refresh.ts';
 import { nodeSupportWarning } from '../api/lib/node-support.ts';
 import { createPhotoQueue } from '../api/lib/photo-queue.ts';
@@ -114,6 +116,8 @@ const server = await startServer({
     mail,
     // Anonymous reads are reused for a second; a write through this instance clears what it changed.
     readCache: readCache({ ttlMs: READ_CACHE_MS }),
+    // Open threads' streams; on PostgreSQL a connection of their own LISTENs for other instances' changes.
+    threads: createThreadHub({ db, listenUrl: isPostgresUrl(location) ? location : null }),
   },
   csp: {
     firebase: isDemoApiKey(env.PUBLIC_FIREBASE_API_KEY)

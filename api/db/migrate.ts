@@ -15,6 +15,7 @@ import * as studio from './migrations/2026-11-30-001-studio.ts';
 import * as publishProgress from './migrations/2026-12-01-001-publish-progress.ts';
 import * as listingScreening from './migrations/2026-12-02-001-listing-screening.ts';
 import * as favourites from './migrations/2026-12-02-002-favourites.ts';
+import * as threadEvents from './migrations/2026-12-02-003-thread-events.ts';
 
 // Migrations are listed here rather than read from disk so the same code runs under tsx,
 // Vitest and Astro's bundled build.
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-01-001-publish-progress': publishProgress,
   '2026-12-02-001-listing-screening': listingScreening,
   '2026-12-02-002-favourites': favourites,
+  '2026-12-02-003-thread-events': threadEvents,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

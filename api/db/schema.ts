@@ -51,6 +51,7 @@ export interface Database {
   saved_searches: SavedSearchesTable;
   alerts: AlertsTable;
   alert_settings: AlertSettingsTable;
+  thread_events: ThreadEventsTable;
 }
 
 /** One recall of the public recall database, as last imported (RecallID is its key). */
@@ -583,4 +584,12 @@ export interface AlertSettingsTable {
   token: string;
   last_digest_at: string | null;
   updated_at: string;
+}
+
+/** A change to a thread that readers can see, in the order of event_id (docs/decisions/026). */
+export interface ThreadEventsTable {
+  event_id: Generated<number>;
+  post_id: number;
+  comment_id: number;
+  created_at: string;
 }

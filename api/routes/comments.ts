@@ -9,6 +9,8 @@ import {
   type Viewer,
 } from '../db/queries/comments.ts';
 import { toggleCommentLike } from '../db/queries/likes.ts';
+import { latestThreadEventId } from '../db/queries/thread-events.ts';
+import { DEFAULT_COMMENT_SORT, THREAD_EVENT_HEADER } from '../contract/live-threads.ts';
 import { deleteComment } from '../db/queries/moderation.ts';
 import { findLivePost, findPostRef, livePostIds } from '../db/queries/posts.ts';
 import { findRole } from '../db/queries/profiles.ts';
@@ -59,13 +61,17 @@ export const commentRoutes = new Hono<AppEnv>()
       const { db, now } = c.get('deps');
       const post = await findLivePost(db, { postId: c.req.valid('param').postId }, c.get('release'));
       if (!post) return c.json(NOT_FOUND, 404);
-      const { limit, before } = c.req.valid('query');
+      const { limit, before, sort } = c.req.valid('query');
       const viewer = await viewerOf(db, c.get('user'));
-      const page = await listThread(db, post.postId, { limit, before: before ?? null }, viewer, now());
+      // Read before the thread: a page's stream resumes after it, so no change falls between.
+      const event = await latestThreadEventId(db);
+      const page = await listThread(db, post.postId, { limit, before: before ?? null, sort }, viewer, now());
+      c.header(THREAD_EVENT_HEADER, String(event));
       if (page.next !== null) {
+        const order = sort === DEFAULT_COMMENT_SORT ? '' : `&sort=${sort}`;
         c.header(
           'Link',
-          `</api/blog/posts/${post.postId}/comments?limit=${limit}&before=${page.next}>; rel="next"`,
+          `</api/blog/posts/${post.postId}/comments?limit=${limit}&before=${page.next}${order}>; rel="next"`,
         );
       }
       return c.json(page.comments);

@@ -19,6 +19,7 @@ import {
   THREADS_PER_REQUEST_MAX,
   UNSUBSCRIBE_SCOPES,
 } from '../contract.ts';
+import { COMMENT_SORTS, DEFAULT_COMMENT_SORT } from '../contract/live-threads.ts';
 
 /** A whole number from a query string, within bounds. */
 function intQuery(min: number, max: number) {
@@ -48,7 +49,25 @@ export const threadQuery = z.object({
     .regex(/^[1-9]\d{0,15}$/, 'must be a comment id')
     .transform(Number)
     .optional(),
+  // The thread's order (docs/product.md, "Comments"); a 400 names a value that is not one of them.
+  sort: z
+    .enum(COMMENT_SORTS, {
+      error: (issue) =>
+        `must be ${COMMENT_SORTS.join(', ')}, not ${JSON.stringify(String(issue.input)).slice(0, 60)}`,
+    })
+    .default(DEFAULT_COMMENT_SORT),
 });
+
+/** `?after=`: the last thread change a page has (0: none). */
+export const threadChangesQuery = z.object({
+  after: z
+    .string({ error: 'must be a change id' })
+    .regex(/^(0|[1-9]\d{0,15})$/, 'must be a change id')
+    .transform(Number),
+});
+
+/** A stream's `?after=` (the thread page's X-Thread-Event); Last-Event-ID takes over on reconnects. */
+export const threadStreamQuery = z.object({ after: threadChangesQuery.shape.after.optional() });
 
 /** `?posts=1,2,3` (up to THREADS_PER_REQUEST_MAX post ids, each once) and the page's `?limit=`. */
 export const threadsQuery = z.object({

@@ -165,8 +165,24 @@ describe('holding on report', () => {
       ['comment.hold', null, 'Reported by 3 parents'],
     ]);
 
-    // A held comment takes no new reports, likes or replies.
-    expect((await report(id, readers[3]!, { category: 'unsafe_item', note: null })).status).toBe(409);
+    // A held comment takes further reports, counted for the moderators ("4 parents reported it"),
+    // and the same parent again is answered with their first report and counted once.
+    const fourth = await expectJson<ReportFiled>(
+      report(id, readers[3]!, { category: 'unsafe_item', note: null }),
+      201,
+    );
+    expect(fourth.comment.status).toBe('held');
+    const again = await expectJson<ReportFiled>(
+      report(id, readers[3]!, { category: 'suspicious_behavior', note: null }),
+      200,
+    );
+    expect(again.reportId).toBe(fourth.reportId);
+    const queue = await expectJson<ReportGroup[]>(
+      call(app, 'GET', '/api/moderation/reports?status=open', { token: moderator.token }),
+      200,
+    );
+    expect(queue.find((g) => g.comment.commentId === id)?.reporterCount).toBe(4);
+    // It takes no likes or replies.
     expect(
       (await call(app, 'POST', `/api/blog/comments/${id}/like`, { token: readers[3]!.token })).status,
     ).toBe(404);

@@ -10,6 +10,7 @@ import {
   MAX_LINKS_WITHOUT_REVIEW,
   type Reply,
 } from '../../contract.ts';
+import { bestScore, type CommentSort } from '../../contract/live-threads.ts';
 import type { MailSettings } from '../../lib/emails.ts';
 import { RuleError } from '../../lib/errors.ts';
 import type { DB } from '../database.ts';
@@ -17,6 +18,7 @@ import { forUpdate } from '../dialect.ts';
 import type { CommentRow } from '../schema.ts';
 import { recordAudit } from './audit.ts';
 import { queueReplyEmails } from './notifications.ts';
+import { recordThreadEvent } from './thread-events.ts';
 
 /** Who is reading: anonymous (the read cache and the build), a parent, or a moderator. */
 export interface Viewer {
@@ -127,24 +129,28 @@ async function pagesOf(
 }
 
 /**
- * One page of a thread as a viewer sees it: top-level comments newest first, each with its replies
- * oldest first. Keyset-paged on (created_at, comment_id), so page 100 costs what page 1 costs.
+ * One page of a thread as a viewer sees it: top-level comments in the asked order (newest first
+ * by default; docs/product.md, "Comments"), each with its replies oldest first. `before` is the
+ * last comment of the page before, in that order. Newest and oldest are keyset-paged on
+ * (created_at, comment_id), so page 100 costs what page 1 costs; best ranks the thread's top-level
+ * comments by bestScore (it changes with every like and view, so it is worked out per request).
  */
 export async function listThread(
   db: DB,
   postId: number,
-  page: { limit: number; before: number | null },
+  page: { limit: number; before: number | null; sort?: CommentSort },
   viewer: Viewer,
   now: Date,
 ): Promise<ThreadPage> {
-  let query = db
+  const sort = page.sort ?? 'newest';
+  const listed = db
     .selectFrom('comments')
-    .selectAll()
     .where('post_id', '=', postId)
     .where('parent_comment_id', 'is', null)
     .where(topLevelListed(viewer));
+  let cursor: { created_at: string; comment_id: number } | undefined;
   if (page.before !== null) {
-    const cursor = await db
+    cursor = await db
       .selectFrom('comments')
       .select(['created_at', 'comment_id'])
       .where('comment_id', '=', page.before)
@@ -152,20 +158,81 @@ export async function listThread(
       .where('parent_comment_id', 'is', null)
       .executeTakeFirst();
     if (!cursor) throw new RuleError('before: no such top-level comment on this post');
-    query = query
-      .where('created_at', '<=', cursor.created_at)
-      .where((eb) =>
-        eb.or([eb('created_at', '<', cursor.created_at), eb('comment_id', '<', cursor.comment_id)]),
-      );
   }
-  const rows = await query
-    .orderBy('created_at', 'desc')
-    .orderBy('comment_id', 'desc')
-    .limit(page.limit + 1)
-    .execute();
+  let rows: CommentRow[];
+  if (sort === 'best') {
+    const ranked = await rankBest(
+      db,
+      postId,
+      await listed.select(['comment_id', 'like_count', 'created_at']).execute(),
+    );
+    const from = cursor ? ranked.indexOf(cursor.comment_id) + 1 : 0;
+    if (cursor && from === 0) throw new RuleError('before: that comment is not in this thread');
+    const ids = ranked.slice(from, from + page.limit + 1);
+    const byId = new Map(
+      ids.length === 0
+        ? []
+        : (await db.selectFrom('comments').selectAll().where('comment_id', 'in', ids).execute()).map((r) => [
+            r.comment_id,
+            r,
+          ]),
+    );
+    rows = ids.map((id) => byId.get(id)).filter((r) => r !== undefined);
+  } else {
+    const newest = sort === 'newest';
+    let query = listed.selectAll();
+    if (cursor) {
+      const c = cursor;
+      query = query
+        .where('created_at', newest ? '<=' : '>=', c.created_at)
+        .where((eb) =>
+          eb.or([
+            eb('created_at', newest ? '<' : '>', c.created_at),
+            eb('comment_id', newest ? '<' : '>', c.comment_id),
+          ]),
+        );
+    }
+    rows = await query
+      .orderBy('created_at', newest ? 'desc' : 'asc')
+      .orderBy('comment_id', newest ? 'desc' : 'asc')
+      .limit(page.limit + 1)
+      .execute();
+  }
   const more = rows.length > page.limit;
   const [thread] = await pagesOf(db, [{ rows: more ? rows.slice(0, page.limit) : rows, more }], viewer, now);
   return thread!;
+}
+
+/**
+ * Top-level comments' ids, best first: bestScore of their likes and their readers (the post's
+ * views from the day each was posted), ties newest first.
+ */
+async function rankBest(
+  db: DB,
+  postId: number,
+  comments: { comment_id: number; like_count: number; created_at: string }[],
+): Promise<number[]> {
+  const days = await db
+    .selectFrom('post_view_days')
+    .select(['day', 'views'])
+    .where('post_id', '=', postId)
+    .orderBy('day', 'desc')
+    .execute();
+  const readersSince = (createdAt: string) => {
+    const day = createdAt.slice(0, 10);
+    let n = 0;
+    for (const d of days) {
+      if (d.day < day) break;
+      n += d.views;
+    }
+    return n;
+  };
+  return comments
+    .map((c) => ({ ...c, score: bestScore(c.like_count, readersSince(c.created_at)) }))
+    .sort(
+      (a, b) => b.score - a.score || b.created_at.localeCompare(a.created_at) || b.comment_id - a.comment_id,
+    )
+    .map((c) => c.comment_id);
 }
 
 /**
@@ -258,6 +325,8 @@ export async function changeStatus(
       .where('post_id', '=', row.post_id)
       .execute();
   }
+  // Every status change is one that the thread's open pages see (docs/decisions/026).
+  await recordThreadEvent(trx, { postId: row.post_id, commentId: row.comment_id }, now);
   return updated;
 }
 
@@ -439,6 +508,9 @@ export async function editComment(
         .where('comment_id', '=', row.comment_id)
         .returningAll()
         .executeTakeFirstOrThrow();
+      if (row.status === 'visible') {
+        await recordThreadEvent(trx, { postId: row.post_id, commentId: row.comment_id }, now);
+      }
       if (row.status === 'visible' && !input.author.moderator) {
         if (countLinks(input.content) > MAX_LINKS_WITHOUT_REVIEW) {
           updated = await changeStatus(trx, updated, { status: 'pending', reason: MANY_LINKS }, now);

@@ -1,6 +1,7 @@
 import type { LikeStatus } from '../../contract.ts';
 import type { DB } from '../database.ts';
 import { forUpdate } from '../dialect.ts';
+import { recordThreadEvent } from './thread-events.ts';
 
 // Likes are one row per (thing, parent), and the count beside the thing moves by exactly the rows
 // that changed, inside the same transaction: exact under any number of concurrent likers. The thing
@@ -97,6 +98,8 @@ export async function toggleCommentLike(
       .where('comment_id', '=', commentId)
       .returning('like_count')
       .executeTakeFirstOrThrow();
+    // Open pages of the thread see the new count (docs/decisions/026-live-threads.md).
+    if (delta !== 0) await recordThreadEvent(trx, { postId: comment.post_id, commentId }, now);
     return { liked, likeCount: like_count, postId: comment.post_id };
   });
 }

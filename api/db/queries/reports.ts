@@ -71,7 +71,7 @@ function escalationPayload(
  * A parent reports a comment (docs/product.md, "Reports"). One report per parent per comment: a
  * repeat answers the first. A child-safety report, or open reports from HOLD_AFTER_REPORTERS
  * parents, hide the comment at once; a child-safety report is queued for escalation in the same
- * transaction.
+ * transaction. A comment already held takes further reports (counted for the moderators).
  */
 export async function fileReport(
   db: DB,
@@ -105,7 +105,9 @@ export async function fileReport(
     if (comment.author_uid === input.reporterUid) {
       throw new RuleError('You cannot report your own comment; you can edit or delete it instead.', 400);
     }
-    if (comment.status !== 'visible') {
+    // A comment already held for review still takes reports, so moderators learn how many
+    // parents were worried (docs/product.md, "Reports"); a decided one takes none.
+    if (comment.status !== 'visible' && comment.status !== 'held') {
       throw new RuleError('This comment is already hidden from readers.', 409);
     }
     const stamp = now.toISOString();
@@ -138,7 +140,7 @@ export async function fileReport(
       .executeTakeFirstOrThrow();
     const childSafety = input.category === 'child_safety';
     let row = comment;
-    if (childSafety || Number(reporters) >= HOLD_AFTER_REPORTERS) {
+    if (comment.status === 'visible' && (childSafety || Number(reporters) >= HOLD_AFTER_REPORTERS)) {
       const reason = childSafety
         ? 'Reported as a child safety concern'
         : `Reported by ${Number(reporters)} parents`;

@@ -1,0 +1,366 @@
+// Live threads (docs/decisions/026-live-threads.md): one hub per server instance keeps every open
+// thread stream and hands each of them the changes of its thread. Changes are rows of
+// `thread_events`, written in the transaction of the change; the hub reads the rows after the
+// last one it has seen (one query for every open stream, never one per stream) when this instance
+// has written, when another instance says it has (PostgreSQL LISTEN/NOTIFY), and every few
+// seconds while streams are open in case a notice was lost. A page that reconnects resumes after
+// the last change it saw (Last-Event-ID).
+import { sql } from 'kysely';
+import pg from 'pg';
+import type { Reply } from '../contract.ts';
+import { STREAM_HEARTBEAT_MS, type ThreadChange, type ThreadChanges } from '../contract/live-threads.ts';
+import type { DB } from '../db/database.ts';
+import { isPostgres } from '../db/dialect.ts';
+import { threadChanges } from '../db/queries/thread-changes.ts';
+import {
+  latestThreadEventId,
+  oldestThreadEventId,
+  pruneThreadEvents,
+  readEventsAfter,
+  readPostEvents,
+  type ThreadEvent,
+} from '../db/queries/thread-events.ts';
+
+/** The channel instances NOTIFY on after a change to a thread. */
+export const THREAD_EVENTS_CHANNEL = 'nestling_thread_events';
+/** The listener's application_name, so an operator (or a test) can find its connection. */
+export const LISTENER_NAME = 'nestling-thread-listener';
+
+/** Events read at a time. */
+const BATCH = 1_000;
+/** A page that missed more of its thread's changes than this reloads the thread instead. */
+const CATCH_UP_MAX = 500;
+const encoder = new TextEncoder();
+
+export interface ThreadHubOptions {
+  db: DB;
+  now?: () => Date;
+  /** DATABASE_URL on PostgreSQL: a connection of the hub's own LISTENs for other instances' changes. */
+  listenUrl?: string | null;
+  /** What a stream may have waiting for a reader that does not read; beyond it the stream is dropped. */
+  maxBufferedBytes?: number;
+  heartbeatMs?: number;
+  /**
+   * How long a missing id is waited for. On PostgreSQL an id is taken when the event is written
+   * and becomes readable at commit, so a later id can be read first; one whose transaction rolled
+   * back never comes.
+   */
+  gapWaitMs?: number;
+  /** How often the hub reads anyway while streams are open (a lost notice, a command's write). */
+  pollMs?: number;
+}
+
+export interface ThreadHub {
+  /** Reads where the changes stand and starts listening; open() and changesAfter() wait for it. */
+  start: () => Promise<void>;
+  /** A stream of one post's changes after `after` (null: from now on), in text/event-stream form. */
+  open: (postId: number, after: number | null) => Promise<ReadableStream<Uint8Array>>;
+  /** The polling fallback: one post's changes after `after`. */
+  changesAfter: (postId: number, after: number) => Promise<ThreadChanges<Reply>>;
+  /** After a write on this instance: hand out its changes now, and tell the other instances. */
+  written: () => void;
+  /** Reads and hands out what changed since the last read. */
+  poke: () => void;
+  /** Ends every stream (the pages reconnect elsewhere) and stops listening. */
+  close: () => Promise<void>;
+  /** Open streams, and the last change read (for tests and the benchmark). */
+  stats: () => { streams: number; cursor: number };
+}
+
+interface Stream {
+  postId: number;
+  controller: ReadableStreamDefaultController<Uint8Array>;
+  /** Changes up to this id are already sent (or covered by the catch-up). */
+  sentUpTo: number;
+  /** While the catch-up is read, live changes wait here, so they go out after it, in order. */
+  held: { id: number; chunk: Uint8Array }[] | null;
+  closed: boolean;
+}
+
+const message = (change: ThreadChange<Reply>) =>
+  encoder.encode(`id: ${change.id}\nevent: change\ndata: ${JSON.stringify(change)}\n\n`);
+
+export function createThreadHub(options: ThreadHubOptions): ThreadHub {
+  const { db } = options;
+  const now = options.now ?? (() => new Date());
+  const maxBuffered = options.maxBufferedBytes ?? 64 * 1024;
+  const gapWaitMs = options.gapWaitMs ?? 3_000;
+  const postgres = isPostgres(db);
+  const byPost = new Map<number, Set<Stream>>();
+  let streamCount = 0;
+  let cursor = 0;
+  let started: Promise<void> | null = null;
+  let closing = false;
+  let draining: Promise<void> | null = null;
+  let again = false;
+  let gap: { at: number; since: number } | null = null;
+  let gapTimer: ReturnType<typeof setTimeout> | null = null;
+  const timers: ReturnType<typeof setInterval>[] = [];
+  let listener: pg.Client | null = null;
+  let reconnectTimer: ReturnType<typeof setTimeout> | null = null;
+
+  function remove(stream: Stream) {
+    if (stream.closed) return;
+    stream.closed = true;
+    streamCount -= 1;
+    const set = byPost.get(stream.postId);
+    set?.delete(stream);
+    if (set?.size === 0) byPost.delete(stream.postId);
+  }
+
+  /** Queues a chunk; a reader that has let the queue fill is dropped, and its queue with it. */
+  function enqueue(stream: Stream, chunk: Uint8Array) {
+    if (stream.closed) return;
+    if ((stream.controller.desiredSize ?? 0) < chunk.byteLength) {
+      remove(stream);
+      stream.controller.error(new Error('The reader fell too far behind.'));
+      return;
+    }
+    stream.controller.enqueue(chunk);
+  }
+
+  function send(stream: Stream, id: number, chunk: Uint8Array) {
+    if (stream.closed || id <= stream.sentUpTo) return;
+    if (stream.held) {
+      stream.held.push({ id, chunk });
+      return;
+    }
+    stream.sentUpTo = id;
+    enqueue(stream, chunk);
+  }
+
+  async function fanOut(events: ThreadEvent[]) {
+    const watched = events.filter((e) => byPost.has(e.post_id));
+    if (watched.length === 0) return;
+    const postOf = new Map(watched.map((e) => [e.event_id, e.post_id]));
+    for (const change of await threadChanges(db, watched, now())) {
+      const streams = byPost.get(postOf.get(change.id)!);
+      if (!streams) continue;
+      const chunk = message(change);
+      for (const stream of streams) send(stream, change.id, chunk);
+    }
+  }
+
+  /** Reads one batch of events after the cursor; true when more may follow at once. */
+  async function readOnce(): Promise<boolean> {
+    const events = await readEventsAfter(db, cursor, BATCH);
+    const accepted: ThreadEvent[] = [];
+    let expected = cursor + 1;
+    let blocked = false;
+    for (const event of events) {
+      if (event.event_id !== expected) {
+        const at = Date.now();
+        if (gap?.at !== expected) gap = { at: expected, since: at };
+        if (at - gap.since < gapWaitMs) {
+          blocked = true;
+          break;
+        }
+      }
+      gap = null;
+      accepted.push(event);
+      expected = event.event_id + 1;
+    }
+    if (accepted.length > 0) {
+      cursor = accepted[accepted.length - 1]!.event_id;
+      await fanOut(accepted);
+    }
+    if (blocked && !gapTimer && !closing) {
+      gapTimer = setTimeout(() => {
+        gapTimer = null;
+        poke();
+      }, 50);
+      gapTimer.unref?.();
+    }
+    return !blocked && events.length === BATCH;
+  }
+
+  function poke() {
+    if (closing || !started) return;
+    if (draining) {
+      again = true;
+      return;
+    }
+    draining = (async () => {
+      try {
+        await started;
+        do {
+          again = false;
+          if (await readOnce()) again = true;
+        } while (again && !closing);
+      } catch (error) {
+        // The database is away for a moment: the next poke (or the poll) reads from the same cursor.
+        if (!closing) console.error('Live threads: reading changes failed:', (error as Error).message);
+      } finally {
+        draining = null;
+      }
+    })();
+  }
+
+  let notifying: Promise<void> | null = null;
+  let notifyAgain = false;
+  /** One NOTIFY at a time per instance; writes meanwhile are covered by one more. */
+  function notifyOthers() {
+    if (!postgres || closing) return;
+    if (notifying) {
+      notifyAgain = true;
+      return;
+    }
+    notifying = sql`select pg_notify(${THREAD_EVENTS_CHANNEL}, '')`
+      .execute(db)
+      .then(
+        () => undefined,
+        (error: Error) => console.error('Live threads: NOTIFY failed:', error.message),
+      )
+      .finally(() => {
+        notifying = null;
+        if (notifyAgain) {
+          notifyAgain = false;
+          notifyOthers();
+        }
+      });
+  }
+
+  /** A connection of its own that LISTENs; it reconnects by itself and then catches up from the cursor. */
+  function listen(url: string, delay = 500) {
+    if (closing) return;
+    const client = new pg.Client({ connectionString: url, application_name: LISTENER_NAME });
+    listener = client;
+    let lost = false;
+    const reconnect = (error?: Error) => {
+      if (lost || closing) return;
+      lost = true;
+      if (error) console.error('Live threads: the listening connection was lost:', error.message);
+      client.removeAllListeners('notification');
+      void client.end().catch(() => undefined);
+      reconnectTimer = setTimeout(() => listen(url, Math.min(delay * 2, 10_000)), delay);
+      reconnectTimer.unref?.();
+    };
+    client.on('error', reconnect);
+    client.on('end', () => reconnect());
+    client.on('notification', () => poke());
+    client
+      .connect()
+      .then(() => client.query(`LISTEN ${THREAD_EVENTS_CHANNEL}`))
+      .then(() => {
+        delay = 500;
+        // What changed while it was away.
+        poke();
+      })
+      .catch(reconnect);
+  }
+
+  async function catchUp(postId: number, after: number, upTo: number) {
+    if (after >= upTo) return { changes: [], reset: false };
+    const oldest = await oldestThreadEventId(db);
+    // Changes after `after` have been pruned: the page reloads the thread.
+    if (oldest === null || after + 1 < oldest) return { changes: [], reset: true };
+    const events = await readPostEvents(db, postId, { after, upTo, limit: CATCH_UP_MAX + 1 });
+    if (events.length > CATCH_UP_MAX) return { changes: [], reset: true };
+    return { changes: await threadChanges(db, events, now()), reset: false };
+  }
+
+  function every(ms: number, run: () => void) {
+    const timer = setInterval(run, ms);
+    timer.unref?.();
+    timers.push(timer);
+  }
+
+  const hub: ThreadHub = {
+    start() {
+      started ??= (async () => {
+        cursor = await latestThreadEventId(db);
+        const heartbeat = encoder.encode(': \n\n');
+        every(options.heartbeatMs ?? STREAM_HEARTBEAT_MS, () => {
+          for (const streams of byPost.values()) for (const stream of streams) enqueue(stream, heartbeat);
+        });
+        every(options.pollMs ?? 5_000, () => {
+          if (streamCount > 0) poke();
+        });
+        every(3_600_000, () => void pruneThreadEvents(db, now()).catch(() => undefined));
+        if (options.listenUrl) listen(options.listenUrl);
+      })();
+      return started;
+    },
+
+    async open(postId, after) {
+      await hub.start();
+      // A reconnect that reaches an instance on its way down: it ends at once and tries again.
+      if (closing) return new ReadableStream<Uint8Array>({ start: (c) => c.close() });
+      let controller!: ReadableStreamDefaultController<Uint8Array>;
+      const body = new ReadableStream<Uint8Array>(
+        {
+          start: (c) => {
+            controller = c;
+          },
+          cancel: () => remove(stream),
+        },
+        new ByteLengthQueuingStrategy({ highWaterMark: maxBuffered }),
+      );
+      const upTo = cursor;
+      const stream: Stream = { postId, controller, sentUpTo: upTo, held: [], closed: false };
+      let streams = byPost.get(postId);
+      if (!streams) byPost.set(postId, (streams = new Set()));
+      streams.add(stream);
+      streamCount += 1;
+      // Reconnect after 3 s when the connection drops (the browser's default is about as long).
+      enqueue(stream, encoder.encode('retry: 3000\n\n'));
+      try {
+        if (after !== null) {
+          const { changes, reset } = await catchUp(postId, after, upTo);
+          if (reset) enqueue(stream, encoder.encode(`id: ${upTo}\nevent: reset\ndata: {}\n\n`));
+          for (const change of changes) enqueue(stream, message(change));
+        }
+      } catch (error) {
+        remove(stream);
+        throw error;
+      }
+      // Where the page stands now: a reconnect without a change since resumes from here.
+      const standsAt = Math.max(upTo, after ?? 0);
+      stream.sentUpTo = standsAt;
+      enqueue(
+        stream,
+        encoder.encode(`${after === null || after <= upTo ? `id: ${upTo}\n` : ''}event: ready\ndata: {}\n\n`),
+      );
+      const held = stream.held ?? [];
+      stream.held = null;
+      for (const { id, chunk } of held) send(stream, id, chunk);
+      return body;
+    },
+
+    async changesAfter(postId, after) {
+      await hub.start();
+      const upTo = cursor;
+      const { changes, reset } = await catchUp(postId, after, upTo);
+      return { changes, reset, last: Math.max(upTo, after) };
+    },
+
+    written() {
+      poke();
+      notifyOthers();
+    },
+
+    poke,
+
+    async close() {
+      closing = true;
+      for (const timer of timers) clearInterval(timer);
+      if (gapTimer) clearTimeout(gapTimer);
+      if (reconnectTimer) clearTimeout(reconnectTimer);
+      for (const streams of byPost.values()) {
+        for (const stream of [...streams]) {
+          remove(stream);
+          try {
+            stream.controller.close();
+          } catch {
+            // Already errored (a dropped reader).
+          }
+        }
+      }
+      byPost.clear();
+      await Promise.all([draining, notifying, listener?.end().catch(() => undefined)]);
+    },
+
+    stats: () => ({ streams: streamCount, cursor }),
+  };
+  return hub;
+}
