@@ -5,7 +5,12 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ScreenedListing } from '../../api/contract/screening.ts';
-import { ListingsSection, listingCardId, suggestedAgeGroup } from '../../src/islands/moderation/listings.tsx';
+import {
+  listingCardId,
+  listingDecision,
+  ListingsSection,
+  suggestedAgeGroup,
+} from '../../src/islands/moderation/listings.tsx';
 import { screeningFiguresLine } from '../../src/lib/checks.ts';
 
 afterEach(cleanup);
@@ -131,6 +136,13 @@ describe('Listings to check', () => {
     cleanup();
     render(<ListingsSection listings={{ error: new Error('500') }} onDecide={() => {}} />);
     expect(screen.getByRole('alert').textContent).toContain('Failed to load listings to check.');
+  });
+
+  it('warns that a clear shows the photos as they are when a face was found, and a block needs a reason', () => {
+    expect(listingDecision('mod', lego, 'clear').description).toContain('faces included');
+    expect(listingDecision('mod', noFaces, 'clear').description).not.toContain('faces included');
+    expect(listingDecision('mod', lego, 'block')).toMatchObject({ reason: 'required', destructive: true });
+    expect(listingDecision('mod', lego, 'blur')).toMatchObject({ reason: 'optional' });
   });
 
   it('takes the age group the rules suggest when it is one of the site’s, and makes a safe card id', () => {

@@ -103,6 +103,10 @@ const DECISION_TEXT: Record<
   },
 };
 
+// A clear or a new age group publishes the photos as they are: a moderator is told so when a face was found.
+const SHOWN_AS_THEY_ARE =
+  'Its photos are shown as they are, faces included: to blur the faces, use Publish with faces blurred instead.';
+
 /** The confirmation of a clear, block or blur, and what is said once it is done. */
 export function listingDecision(
   moderatorUid: string,
@@ -112,7 +116,10 @@ export function listingDecision(
   const text = DECISION_TEXT[decision];
   return {
     title: text.title,
-    description: text.description,
+    description:
+      decision === 'clear' && faceCount(listing) > 0
+        ? `${text.description} ${SHOWN_AS_THEY_ARE}`
+        : text.description,
     confirmLabel: text.confirm,
     reason: decision === 'block' ? 'required' : 'optional',
     reasonLabel: decision === 'block' ? 'Reason' : 'Note',
@@ -145,7 +152,7 @@ export function ReageDialog({
   return (
     <ActionDialog
       title="Change the age group?"
-      description={`${listing.itemName} is listed for ${ageGroupLabel(listing.ageGroup)}. It is checked again under the age group you choose, and shown if nothing else holds it.`}
+      description={`${listing.itemName} is listed for ${ageGroupLabel(listing.ageGroup)}. It is checked again under the age group you choose and shown, unless a rule blocks it there.${faceCount(listing) > 0 ? ` ${SHOWN_AS_THEY_ARE}` : ''}`}
       confirmLabel="Change age group"
       reason="optional"
       reasonLabel="Reason"
