@@ -7,6 +7,7 @@ import { DEFAULT_PRIVACY_EMAIL, DEFAULT_SITE_NAME, DEFAULT_SITE_URL, MAX_BODY_BY
 import { LISTINGS_BODY_MAX_BYTES } from './contract/screening.ts';
 import { IMAGE_MAX_BYTES, STUDIO_MAX_BODY_BYTES } from './contract/studio.ts';
 import { RuleError } from './lib/errors.ts';
+import { createFailureLog, storageFailure } from './lib/storage-failure.ts';
 import { liveReleaseSource } from './lib/live-release.ts';
 import { createViewBuffer } from './lib/view-buffer.ts';
 import { createRateLimiters } from './middleware/rate-limit.ts';
@@ -98,6 +99,9 @@ function answerHeaders(c: Context<AppEnv>): void {
   const release = c.get('release');
   if (release) set('X-Nestling-Release', String(release.id));
 }
+
+/** One line a second while the database cannot answer, however many requests fail. */
+const logStorageFailure = createFailureLog();
 
 const notConfigured = async (): Promise<never> => {
   throw new InvalidTokenError('sign-in is not configured for this app');
@@ -202,6 +206,13 @@ export function createApp(input: Partial<AppDeps> & Pick<AppDeps, 'db'>) {
     }
     if (error instanceof RuleError) return c.json({ error: error.message }, error.status);
     if (error instanceof AccountsUnavailableError) return c.json({ error: error.message }, 503);
+    // The database down, restarting or out of space: the server's condition, said plainly.
+    const failure = storageFailure(error);
+    if (failure) {
+      logStorageFailure(failure, `${c.req.method} ${c.req.path}`);
+      c.header('Retry-After', String(failure.retryAfter));
+      return c.json({ error: failure.message }, failure.status);
+    }
     // Never a stack trace in a response; the log keeps it.
     console.error(error);
     return c.json({ error: 'Internal server error' }, 500);

@@ -10,6 +10,7 @@ import type { DB } from './db/database.ts';
 import { redirectTarget } from './db/queries/redirects.ts';
 import type { ServedRelease } from './db/queries/releases.ts';
 import { liveReleaseSource } from './lib/live-release.ts';
+import { storageFailure } from './lib/storage-failure.ts';
 import { createThreadHub } from './lib/thread-events.ts';
 import { RELEASE_BOOKKEEPING } from './lib/release-files.ts';
 import { createViewBuffer } from './lib/view-buffer.ts';
@@ -94,6 +95,17 @@ export function createSite({
     await next();
   });
   site.use(securityHeaders(csp ?? {}));
+  // The database down before this instance has read any release (once it has, the release it
+  // knows keeps serving: api/lib/live-release.ts): a plain 503, never a 500.
+  site.onError((error, c) => {
+    const failure = storageFailure(error);
+    if (!failure) {
+      console.error(error);
+      return c.text('Internal Server Error', 500);
+    }
+    c.header('Retry-After', String(failure.retryAfter));
+    return c.text(failure.message, failure.status);
+  });
   site.use(async (c, next) => {
     if (!c.get('site')) return c.text('Nestling has not been published yet: run npm run publish.', 503);
     await next();

@@ -39,6 +39,9 @@ export function describeDatabase(location: string): string {
   return `PostgreSQL at ${url.href}`;
 }
 
+/** How long a query waits for a new PostgreSQL connection before it fails (and its request answers 503). */
+export const POSTGRES_CONNECT_TIMEOUT_MS = 3_000;
+
 /**
  * A pool of connections to PostgreSQL. Counts (`count(*)`, bigint columns) arrive as int8, which
  * pg hands over as strings to be safe beyond 2^53; ours never come near it, and the wire contract
@@ -47,10 +50,23 @@ export function describeDatabase(location: string): string {
 function openPostgres(url: string): DB {
   const types = new pg.TypeOverrides();
   types.setTypeParser(pg.types.builtins.INT8, Number);
-  const pool = new pg.Pool({ connectionString: url, types });
-  // An idle connection that the server drops (a restart) must not crash the process; the pool
-  // replaces it on the next query.
+  const pool = new pg.Pool({
+    connectionString: url,
+    types,
+    // While the server is down or restarting, a request waits at most this long for a connection
+    // and then answers 503 (api/lib/storage-failure.ts) rather than hang.
+    connectionTimeoutMillis: POSTGRES_CONNECT_TIMEOUT_MS,
+    // A connection whose server vanished without a word (a killed host) is found out.
+    keepAlive: true,
+  });
+  // A connection that the server drops (a restart) must not crash the process. The pool listens
+  // on idle connections only and replaces them on the next query; a connection lent out to a query
+  // or a transaction emits its error with no listener, which Node turns into a crash, so every
+  // connection gets one of its own (the query itself fails, and the pool discards the connection).
   pool.on('error', (error) => console.error('PostgreSQL connection lost:', error.message));
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
 

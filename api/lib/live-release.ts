@@ -1,5 +1,6 @@
 import type { DB } from '../db/database.ts';
 import { findServedRelease, liveRelease, type ServedRelease } from '../db/queries/releases.ts';
+import { storageFailure } from './storage-failure.ts';
 
 /** Which release the API answers from (and the server serves the folder of). */
 export interface ReleaseSource {
@@ -37,12 +38,24 @@ export function liveReleaseSource(
   let readAt = 0;
   /** The value of the latest read, once it has finished. */
   let settled: { reading: Promise<ServedRelease | null>; release: ServedRelease | null } | null = null;
+  /** The release of the latest read that succeeded: undefined before one has. */
+  let lastKnown: ServedRelease | null | undefined;
   return {
     current() {
       const at = now();
       if (value === null || at - readAt >= ttlMs) {
         readAt = at;
-        const reading = liveRelease(db);
+        // While the database cannot answer (a restart, an outage), the release last read keeps
+        // serving: its files are on disk, so readers of the site see nothing of the outage. It is
+        // read again a ttlMs later. Before any read has succeeded there is nothing to serve; any
+        // other failure (a bug, a closed pool) is not an outage and fails the request.
+        const reading = liveRelease(db).then(
+          (release) => (lastKnown = release),
+          (error: unknown) => {
+            if (lastKnown === undefined || !storageFailure(error)) throw error;
+            return lastKnown;
+          },
+        );
         value = reading;
         reading.then(
           (release) => {
