@@ -34,7 +34,7 @@ export const listingModerationRoutes = new Hono<AppEnv>()
       const { db, now, publisher } = c.get('deps');
       const profile = c.get('profile');
       const { decision, reason, ageGroup } = c.req.valid('json');
-      const listing = await decideListing(
+      const { listing, shownChanged } = await decideListing(
         db,
         {
           itemId: c.req.valid('param').itemId,
@@ -46,8 +46,8 @@ export const listingModerationRoutes = new Hono<AppEnv>()
         now(),
       );
       c.set('changed', LISTINGS_CHANGED);
-      // The API has it at once; the pages follow with the publish.
-      requestPublish(publisher, `listing ${decision} (${listing.itemId})`);
+      // The API has it at once; the pages follow with a publish when what parents see changed.
+      if (shownChanged > 0) requestPublish(publisher, `listing ${decision} (${listing.itemId})`);
       return c.json<ScreenedListing>(listing);
     },
   );

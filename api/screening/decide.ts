@@ -34,6 +34,8 @@ export interface ScreeningInputs {
   findings: RuleFindingInput[];
   photos: PhotoInput[];
   recalls: RecallInput[];
+  /** Whether any recall data has been imported: without it, no recall check has run. */
+  recallData: boolean;
   decision: ListingDecision | null;
 }
 
@@ -88,12 +90,15 @@ function photoCheck(photos: PhotoInput[]): CheckResult {
 
 /**
  * The state, in this order: a moderator's block or a confirmed recall blocks; a moderator's clear
- * (as it is, with faces blurred, or with a new age group) publishes unless a rule still blocks
- * under the new age group; a rule's block blocks; a photo still waiting keeps it pending; any flag
- * (a rule, a photo, a possible recall) holds it for a moderator; otherwise it is cleared.
+ * (as it is, or with faces blurred) publishes; a rule's block blocks; a photo still waiting keeps
+ * it pending; any flag (a rule, a photo, a possible recall) holds it for a moderator; otherwise it
+ * is cleared. A new age group is the moderator's answer to the rules (screened again under it,
+ * their flags reviewed), not to a photo or a possible recall: those still hold it, so re-aging
+ * never publishes a face.
  */
 export function decideScreening(inputs: ScreeningInputs): ScreeningOutcome {
-  const checks = [rulesCheck(inputs.findings), recallCheck(inputs.recalls)];
+  const checks = [rulesCheck(inputs.findings)];
+  if (inputs.recallData) checks.push(recallCheck(inputs.recalls));
   if (inputs.photos.length > 0) checks.push(photoCheck(inputs.photos));
   const outcome = (check: ScreeningCheck) => checks.find((c) => c.check === check)?.outcome ?? 'pass';
   const ran = checks.filter((c) => c.outcome !== 'pending').map((c) => c.check);
@@ -101,11 +106,12 @@ export function decideScreening(inputs: ScreeningInputs): ScreeningOutcome {
 
   const state = ((): ScreeningState => {
     if (inputs.decision === 'block' || outcome('recall') === 'block') return 'blocked';
-    if (inputs.decision === 'reage') return outcome('rules') === 'block' ? 'blocked' : 'cleared';
     if (inputs.decision === 'clear' || inputs.decision === 'blur') return 'cleared';
     if (outcome('rules') === 'block') return 'blocked';
     if (outcome('photo') === 'pending') return 'pending';
-    if (checks.some((c) => c.outcome === 'flag')) return 'held';
+    const reviewed =
+      inputs.decision === 'reage' ? new Set<ScreeningCheck>(['rules']) : new Set<ScreeningCheck>();
+    if (checks.some((c) => c.outcome === 'flag' && !reviewed.has(c.check))) return 'held';
     return 'cleared';
   })();
   return { state, checks, ran, safetyNotes };

@@ -226,6 +226,10 @@ describe('who may see and decide', () => {
 describe('decisions', () => {
   it('dismisses with a reason, and the pair is not raised again after another import and check', async () => {
     const { matchId } = (await matchOf(MONITOR, 880002))!;
+    // An open match holds its listing for a moderator (docs/product.md, "Listing screening").
+    const listed = async () =>
+      (await expectJson<Item[]>(app.request('/api/items'), 200)).map((i) => i.itemId);
+    expect(await listed()).not.toContain(MONITOR);
     const done = await expectJson<RecallMatchResolved>(
       resolve(matchId, { action: 'dismiss', reason: 'Different model: ours is the NO-VM3.' }),
       200,
@@ -249,17 +253,17 @@ describe('decisions', () => {
       .where('recall_id', '=', 880002)
       .execute();
     expect(rows).toEqual([{ match_id: matchId, status: 'dismissed' }]);
-    // Still no item is hidden for it.
-    const items = await expectJson<Item[]>(app.request('/api/items'), 200);
-    expect(items.some((i) => i.itemId === MONITOR)).toBe(true);
+    // The dismissal cleared the listing, and the check after the import leaves it so.
+    expect(await listed()).toContain(MONITOR);
   });
 
-  it('confirms: the item leaves /api/items, featured and the category counts at once, and a publish starts', async () => {
+  it('confirms: the held item is blocked, off /api/items, featured and the category counts, and a publish starts', async () => {
     const featured = () => expectJson<Item[]>(app.request('/api/items/featured?limit=50'), 200);
     const counts = () => expectJson<CategoryCounts>(app.request('/api/items/categories'), 200);
     const items = () => expectJson<Item[]>(app.request('/api/items'), 200);
-    expect((await items()).some((i) => i.itemId === TILES)).toBe(true);
-    expect((await featured()).some((i) => i.itemId === TILES)).toBe(true);
+    // Held while its match is open: never shown to parents meanwhile.
+    expect((await items()).some((i) => i.itemId === TILES)).toBe(false);
+    expect((await featured()).some((i) => i.itemId === TILES)).toBe(false);
     const toysBefore = (await counts()).toys!;
 
     const { matchId } = (await matchOf(TILES, 880001))!;
@@ -270,15 +274,21 @@ describe('decisions', () => {
     });
     expect(done.publish).toMatchObject({ trigger: expect.stringContaining(`match #${matchId}`) });
 
+    const state = await db
+      .selectFrom('items')
+      .select('screening_state')
+      .where('item_id', '=', TILES)
+      .executeTakeFirstOrThrow();
+    expect(state.screening_state).toBe('blocked');
     expect((await items()).some((i) => i.itemId === TILES)).toBe(false);
     expect((await featured()).some((i) => i.itemId === TILES)).toBe(false);
-    expect((await counts()).toys).toBe(toysBefore - 1);
+    expect((await counts()).toys).toBe(toysBefore);
 
     // The publish it started leaves the item out of the new release's lists too.
     const run = await publisher.finished(done.publish!.id);
     expect(run.state).toBe('succeeded');
     expect((await items()).some((i) => i.itemId === TILES)).toBe(false);
-    expect((await counts()).toys).toBe(toysBefore - 1);
+    expect((await counts()).toys).toBe(toysBefore);
   });
 
   it('refuses to decide a decided match again (409)', async () => {
@@ -326,7 +336,7 @@ describe('decisions', () => {
     });
   });
 
-  it("drops the read cache's kept items answers on a confirmation, and no others", async () => {
+  it("drops the read cache's kept items answers on a decision, and no others", async () => {
     const own = await createCommunityApp({ now: () => now, readCache: readCache({ ttlMs: 60_000 }) });
     const mo = await newParent(own.app, own.db, 'Ceci Moderator', 'moderator');
     await importRecalls(own.db, FEED, 'test feed', now);
@@ -336,8 +346,9 @@ describe('decisions', () => {
     const views = async () =>
       (await expectJson<{ viewCount: number }>(own.app.request(`/api/blog/posts/${post!.slug}`), 200))
         .viewCount;
-    expect(await ids('/api/items')).toContain(TILES);
-    expect(await ids('/api/items/featured?limit=50')).toContain(TILES);
+    // Held while its match is open; a dismissal clears it.
+    expect(await ids('/api/items')).not.toContain(TILES);
+    expect(await ids('/api/items/featured?limit=50')).not.toContain(TILES);
     const toys = (await expectJson<CategoryCounts>(own.app.request('/api/items/categories'), 200)).toys!;
     const keptViews = await views();
     // Behind the API's back: a kept answer of the post would not show this.
@@ -356,14 +367,14 @@ describe('decisions', () => {
     await expectJson<RecallMatchResolved>(
       call(own.app, 'POST', `/api/moderation/recall-matches/${match.matchId}/resolve`, {
         token: mo.token,
-        body: { action: 'confirm', reason: 'Same product and maker.' },
+        body: { action: 'dismiss', reason: 'Different maker.' },
       }),
       200,
     );
-    expect(await ids('/api/items')).not.toContain(TILES);
-    expect(await ids('/api/items/featured?limit=50')).not.toContain(TILES);
+    expect(await ids('/api/items')).toContain(TILES);
+    expect(await ids('/api/items/featured?limit=50')).toContain(TILES);
     expect((await expectJson<CategoryCounts>(own.app.request('/api/items/categories'), 200)).toys).toBe(
-      toys - 1,
+      toys + 1,
     );
     expect(await views()).toBe(keptViews);
   });

@@ -258,7 +258,7 @@ export async function decideListing(
   db: DB,
   input: ListingDecisionInput,
   now: Date,
-): Promise<ScreenedListing> {
+): Promise<{ listing: ScreenedListing; shownChanged: number }> {
   const { itemId, decision, reason, ageGroup, actor } = input;
   if (decision === 'block' && !reason) {
     throw new RuleError('Say why you block this listing: a block needs a reason.', 400);
@@ -266,7 +266,7 @@ export async function decideListing(
   if (decision === 'reage' && !ageGroup) {
     throw new RuleError('ageGroup: say which age group the listing belongs in.', 400);
   }
-  await db.transaction().execute(async (trx) => {
+  const shownChanged = await db.transaction().execute(async (trx) => {
     const item = await trx.selectFrom('items').selectAll().where('item_id', '=', itemId).executeTakeFirst();
     if (!item) throw new RuleError('There is no listing with that id.', 404);
     if (decision === 'blur') {
@@ -293,7 +293,7 @@ export async function decideListing(
       })
       .where('item_id', '=', itemId)
       .execute();
-    await refreshScreening(trx, [itemId], now);
+    const refreshed = await refreshScreening(trx, [itemId], now);
     await recordAudit(
       trx,
       {
@@ -307,8 +307,9 @@ export async function decideListing(
       },
       now,
     );
+    return refreshed.shownChanged;
   });
-  return (await findScreenedListing(db, itemId))!;
+  return { listing: (await findScreenedListing(db, itemId))!, shownChanged };
 }
 
 /** How many listings were checked in the last 7 days, and how many of them were held or blocked. */

@@ -120,7 +120,9 @@ export async function checkItems(db: DB, now: Date, itemIds: string[] | null): P
       raised += inserted.length;
       if (inserted.length > 0) for (const m of fresh.slice(i, i + CHUNK)) touched.add(m.itemId);
     }
-    await refreshScreening(trx, [...touched], now);
+    // A check of every item (a recall import) screens them all again: the first import is the
+    // first recall check any of them had.
+    await refreshScreening(trx, itemIds === null ? items.map((i) => i.item_id) : [...touched], now);
     return { raised };
   });
 }

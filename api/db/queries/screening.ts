@@ -40,6 +40,13 @@ interface Gathered {
   recalls: { status: 'open' | 'confirmed' | 'dismissed'; title: string; url: string | null }[];
 }
 
+/** Whether recall data has been imported: until then no listing has been checked against recalls. */
+async function hasRecallData(db: DB): Promise<boolean> {
+  return (
+    (await db.selectFrom('recall_imports').select('import_id').limit(1).executeTakeFirst()) !== undefined
+  );
+}
+
 async function gather(db: DB, itemIds: string[]): Promise<Gathered[]> {
   const out: Gathered[] = [];
   for (let i = 0; i < itemIds.length; i += CHUNK) {
@@ -81,8 +88,9 @@ async function gather(db: DB, itemIds: string[]): Promise<Gathered[]> {
   return out;
 }
 
-function outcomeOf({ item, photos, recalls }: Gathered): ScreeningOutcome {
+function outcomeOf({ item, photos, recalls }: Gathered, recallData: boolean): ScreeningOutcome {
   return decideScreening({
+    recallData,
     findings: parseJson<RuleFindingInput[]>(item.rule_findings, []),
     photos: photos.map((p) => ({
       state: p.state,
@@ -116,8 +124,9 @@ export async function refreshScreening(
 ): Promise<{ shownChanged: number }> {
   if (itemIds.length === 0) return { shownChanged: 0 };
   const changes: Parameters<typeof listingsChanged>[1] = [];
+  const recallData = await hasRecallData(db);
   for (const g of await gather(db, [...new Set(itemIds)])) {
-    const outcome = outcomeOf(g);
+    const outcome = outcomeOf(g, recallData);
     const ran = JSON.stringify(outcome.ran);
     const notes = JSON.stringify(outcome.safetyNotes);
     const image = await shownImage(db, g);
@@ -159,8 +168,9 @@ export async function screeningsOf(
   itemIds: string[],
 ): Promise<Map<string, { item: ItemRow; screening: Screening }>> {
   const out = new Map<string, { item: ItemRow; screening: Screening }>();
+  const recallData = await hasRecallData(db);
   for (const g of await gather(db, itemIds)) {
-    const outcome = outcomeOf(g);
+    const outcome = outcomeOf(g, recallData);
     const photos: ScreenedPhoto[] = [];
     for (const p of g.photos) {
       photos.push({
