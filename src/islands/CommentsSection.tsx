@@ -221,6 +221,7 @@ export default function CommentsSection({ postId, slug, initialStats, initialThr
         </p>
         <ThreadView
           postId={postId}
+          slug={slug}
           comments={comments}
           hasMore={hasMore}
           failed={failed}

@@ -19,31 +19,38 @@ import {
 } from './comments-demo.ts';
 import { postStats, usePostStats } from './posts.ts';
 import { keyedQuery } from './query.ts';
+import { $commentSort } from './comment-sort.ts';
+import { type CommentSort, THREAD_EVENT_HEADER } from '../../api/contract/live-threads.ts';
 
 export interface Thread {
   /** Top-level comments, newest first, each with its replies. */
   comments: Comment[];
   /** The cursor of the next page, or null when every comment is shown. */
   next: number | null;
+  /** The last thread change the first page shows (the live stream resumes after it); null in the static page. */
+  event?: number | null;
 }
 
 export type Post = { postId: number; slug: string };
 
-/** `postId|uid` (uid empty for anonymous readers). */
-const threadKey = (postId: number | string, uid: string | null) => `${postId}|${uid ?? ''}`;
+/** `postId|uid|sort` (uid empty for anonymous readers). */
+const threadKey = (postId: number | string, uid: string | null, sort: CommentSort = $commentSort.get()) =>
+  `${postId}|${uid ?? ''}|${sort}`;
 
-/** The thread of the viewer signed in now. */
-const currentKey = (postId: number) => threadKey(postId, $auth.get().user?.uid ?? null);
+/** The thread of the viewer signed in now, in the order chosen now. */
+export const currentKey = (postId: number) => threadKey(postId, $auth.get().user?.uid ?? null);
 
 async function loadPage(key: string, before: number | null): Promise<Thread> {
-  const [postId = '', uid = ''] = key.split('|');
+  const [postId = '', uid = '', sort = 'newest'] = key.split('|');
   const token = uid ? await getIdToken() : null;
-  const res = await api.blog.posts[':postId'].comments.$get(
-    { param: { postId }, query: before === null ? {} : { before: String(before) } },
-    withToken(token),
-  );
+  const query = {
+    ...(before === null ? {} : { before: String(before) }),
+    ...(sort === 'newest' ? {} : { sort: sort as CommentSort }),
+  };
+  const res = await api.blog.posts[':postId'].comments.$get({ param: { postId }, query }, withToken(token));
   const next = nextCursor(res.headers.get('Link'));
-  return { comments: await read(res), next };
+  const event = Number(res.headers.get(THREAD_EVENT_HEADER));
+  return { comments: await read(res), next, event: Number.isInteger(event) ? event : null };
 }
 
 export const threads = keyedQuery<Thread>('thread', (key) => loadPage(key, null));
@@ -77,11 +84,13 @@ export function useDiscussion(
 ): Discussion {
   // Hydrate with the state the static HTML was rendered with (the stores' initial values).
   const auth = useStore($auth, { ssr: 'initial' });
+  const sort = useStore($commentSort);
   const demo = inDemo(auth);
   const uid = auth.loading || demo ? undefined : (auth.user?.uid ?? null);
-  const { data, error } = useStore(threads.store(uid === undefined ? null : threadKey(post.postId, uid)), {
-    ssr: 'initial',
-  });
+  const { data, error } = useStore(
+    threads.store(uid === undefined ? null : threadKey(post.postId, uid, sort)),
+    { ssr: 'initial' },
+  );
   const simulated = useStore($demoThreads, { keys: [String(post.postId)] })[post.postId];
   const stats = usePostStats(post.slug, initial.stats);
   useEffect(() => {
@@ -98,7 +107,10 @@ export function useDiscussion(
       count: simulated ? countAll(simulated) : 0,
     };
   }
-  const thread = data ?? initial.thread;
+  // The static page is newest first: another order shows the skeleton until it has loaded.
+  const thread = data ?? (sort === 'newest' ? initial.thread : null);
+  if (!thread)
+    return { comments: null, hasMore: false, failed: error !== undefined, count: stats.commentCount };
   return {
     comments: thread.comments,
     hasMore: thread.next !== null,
@@ -120,6 +132,7 @@ export async function loadMoreComments(postId: number): Promise<void> {
   const page = await loadPage(key, current.next);
   const shown = new Set(current.comments.map((c) => c.comment_id));
   threads.set(key, {
+    ...current,
     comments: [...current.comments, ...page.comments.filter((c) => !shown.has(c.comment_id))],
     next: page.next,
   });

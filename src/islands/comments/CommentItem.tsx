@@ -27,6 +27,8 @@ export interface CommentActions {
   now: number;
   /** Demo mode shows the role an author's name implies (docs/product.md). */
   demoMode: boolean;
+  /** Comments that arrived live since the page loaded, marked "New". */
+  fresh?: ReadonlySet<number>;
 }
 
 interface Props {
@@ -126,6 +128,11 @@ export function CommentItem({ comment, actions, replyBox, editBox }: Props) {
               <time dateTime={comment.edited_at!} title={`Edited ${edited.absolute}`} className="text-muted">
                 (edited<span className="sr-only"> {edited.relative}</span>)
               </time>
+            )}
+            {actions.fresh?.has(comment.comment_id) && (
+              <span className="bg-brand-light text-brand-dark rounded-full px-2 py-0.5 text-xs font-semibold">
+                New
+              </span>
             )}
             {comment.status === 'pending' && (
               <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900">

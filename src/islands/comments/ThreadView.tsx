@@ -1,12 +1,16 @@
-import type { ReactNode } from 'react';
+import { useStore } from '@nanostores/react';
+import { type ReactNode, useMemo } from 'react';
 import type { Comment } from '../../../api/contract.ts';
 import { ShowMore, useShowMore } from '../../components/ShowMore.tsx';
 import { loadMoreComments, reloadThread } from '../../stores/comments.ts';
 import { type CommentActions, CommentItem } from './CommentItem.tsx';
 import { LOAD_FAILED } from './messages.ts';
+import { ThreadControls } from './ThreadControls.tsx';
+import { $fresh } from '../../stores/live-thread.ts';
 
 interface Props {
   postId: number;
+  slug: string;
   /** null while the thread loads. */
   comments: Comment[] | null;
   hasMore: boolean;
@@ -18,13 +22,18 @@ interface Props {
 }
 
 /** The thread: a loading skeleton, "No comments yet", or the comments and Show more. */
-export function ThreadView({ postId, comments, hasMore, failed, actions, replyBox, editBox }: Props) {
+export function ThreadView({ postId, slug, comments, hasMore, failed, actions, replyBox, editBox }: Props) {
+  // Comments shown since the page loaded are marked "New".
+  const fresh = useStore($fresh);
+  const shownActions = { ...actions, fresh };
+  const post = useMemo(() => ({ postId, slug }), [postId, slug]);
   const more = useShowMore(
     () => loadMoreComments(postId),
     (error) => console.error('Failed to load more comments', error),
   );
   return (
     <div className="mt-4" aria-busy={comments === null || undefined}>
+      <ThreadControls post={post} live={!actions.demoMode} comments={comments} />
       {failed && (
         <div role="alert" className="rounded-lg bg-red-50 p-4 text-red-800">
           <p>{LOAD_FAILED}</p>
@@ -59,7 +68,7 @@ export function ThreadView({ postId, comments, hasMore, failed, actions, replyBo
             <CommentItem
               key={comment.comment_id}
               comment={comment}
-              actions={actions}
+              actions={shownActions}
               replyBox={comment.comment_id === actions.replyingTo ? replyBox : undefined}
               editBox={editBox}
             />

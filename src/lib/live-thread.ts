@@ -1,0 +1,98 @@
+// How a thread on the page takes a change from its live stream (docs/decisions/026-live-threads.md):
+// pure, so the rules are unit-tested. A change is the comment as every reader sees it; the viewer's
+// page keeps what only they see (their own comment's edit window, a moderator's view), and asks for
+// the thread afresh when a change touches what only they see.
+import type { Comment, Reply } from '../../api/contract.ts';
+import type { ThreadChange } from '../../api/contract/live-threads.ts';
+import { deleteFromThread, findInThread } from './thread.ts';
+
+export interface Applied {
+  comments: Comment[];
+  /** A new top-level comment: it waits behind "N new comments — show" rather than move the page. */
+  waiting: Comment | null;
+  /** Replies shown now for the first time (marked new). */
+  added: number[];
+  /** The viewer sees more of this comment than readers do: load the thread afresh instead. */
+  reload: boolean;
+}
+
+const unchanged = (comments: Comment[]): Applied => ({ comments, waiting: null, added: [], reload: false });
+
+/** The comment on the page with a change's news: what readers see, and what only the viewer sees kept. */
+function merged<C extends Reply>(existing: C, incoming: Reply, moderator: boolean): C {
+  const shown = incoming.status === 'visible';
+  return {
+    ...existing,
+    like_count: incoming.like_count,
+    status: incoming.status,
+    edited_at: incoming.edited_at,
+    content: shown ? incoming.content : moderator ? existing.content : '',
+    author_name: moderator ? existing.author_name : incoming.author_name,
+    author_avatar_url: moderator ? existing.author_avatar_url : incoming.author_avatar_url,
+  };
+}
+
+export function applyChange(thread: Comment[], change: ThreadChange<Reply>, moderator: boolean): Applied {
+  const id = change.kind === 'gone' ? change.commentId : change.comment.comment_id;
+  const existing = findInThread(thread, id);
+  // Their own comment, or a moderator's page: the viewer's view of a status is not readers'.
+  const ownView = existing !== undefined && (existing.is_own || moderator);
+  if (change.kind === 'gone') {
+    if (!existing) return unchanged(thread);
+    if (ownView) return { ...unchanged(thread), reload: true };
+    return unchanged(deleteFromThread(thread, id));
+  }
+  const incoming = change.comment;
+  if (existing) {
+    if (ownView && existing.status !== incoming.status) return { ...unchanged(thread), reload: true };
+    return unchanged(
+      thread.map((c) => {
+        if (c.comment_id === id) return { ...merged(c, incoming, moderator), reply_count: change.replyCount };
+        if (c.comment_id !== change.parentCommentId) return c;
+        return {
+          ...c,
+          reply_count: change.replyCount,
+          replies: c.replies.map((r) => (r.comment_id === id ? merged(r, incoming, moderator) : r)),
+        };
+      }),
+    );
+  }
+  // A placeholder of a comment this page never showed adds nothing.
+  if (incoming.status !== 'visible') return unchanged(thread);
+  if (change.parentCommentId === null) {
+    return {
+      ...unchanged(thread),
+      waiting: { ...incoming, reply_count: change.replyCount, parent_comment_id: null, replies: [] },
+    };
+  }
+  // A reply appears under its parent (and nowhere when its parent is not on the page).
+  if (!thread.some((c) => c.comment_id === change.parentCommentId)) return unchanged(thread);
+  return {
+    comments: thread.map((c) =>
+      c.comment_id === change.parentCommentId
+        ? { ...c, reply_count: change.replyCount, replies: [...c.replies, incoming] }
+        : c,
+    ),
+    waiting: null,
+    added: [id],
+    reload: false,
+  };
+}
+
+/** New top-level comments waiting to be shown, after a change: updated, dropped, or one more. */
+export function applyToWaiting(waiting: Comment[], change: ThreadChange<Reply>): Comment[] {
+  if (change.kind === 'gone') return waiting.filter((c) => c.comment_id !== change.commentId);
+  const incoming = change.comment;
+  if (incoming.status !== 'visible') return waiting.filter((c) => c.comment_id !== incoming.comment_id);
+  return waiting.map((c) => {
+    if (c.comment_id === incoming.comment_id) return { ...c, ...incoming, reply_count: change.replyCount };
+    if (c.comment_id !== change.parentCommentId) return c;
+    const replies = c.replies.some((r) => r.comment_id === incoming.comment_id)
+      ? c.replies.map((r) => (r.comment_id === incoming.comment_id ? incoming : r))
+      : [...c.replies, incoming];
+    return { ...c, replies, reply_count: change.replyCount };
+  });
+}
+
+/** "3 new comments" (what the button and the announcement say). */
+export const newCommentsLabel = (n: number) => `${n} new ${n === 1 ? 'comment' : 'comments'}`;

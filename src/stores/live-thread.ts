@@ -1,0 +1,139 @@
+// A post's thread kept live while the page is read (docs/product.md, "Comments";
+// docs/decisions/026-live-threads.md): one Server-Sent Events stream per open page, started after
+// the thread has loaded and only while the page is visible (closed when hidden, resumed after the
+// last change seen when visible again), or, where a stream is not possible, a question every
+// THREAD_POLL_MS. Replies and updates apply at once; new top-level comments wait to be shown.
+import { atom, map } from 'nanostores';
+import { canModerate, type Comment, type Reply } from '../../api/contract.ts';
+import { THREAD_POLL_MS, type ThreadChange, type ThreadChanges } from '../../api/contract/live-threads.ts';
+import { applyChange, applyToWaiting } from '../lib/live-thread.ts';
+import { $auth } from './auth.ts';
+import { $commentSort } from './comment-sort.ts';
+import { currentKey, type Post, threads } from './comments.ts';
+import { postStats } from './posts.ts';
+
+/** New top-level comments not shown yet, by post id, oldest first. */
+export const $waiting = map<Record<string, Comment[]>>({});
+/** Comments and replies shown since the page loaded that the reader has not seen before ("New"). */
+export const $fresh = atom<ReadonlySet<number>>(new Set());
+
+const markFresh = (ids: number[]) => {
+  if (ids.length > 0) $fresh.set(new Set([...$fresh.get(), ...ids]));
+};
+
+/** One change from the stream, into the thread, the waiting comments and the post's count. */
+export function receive(post: Post, change: ThreadChange<Reply>): void {
+  postStats.update(post.slug, (stats) => ({ ...stats, commentCount: change.commentCount }));
+  const key = currentKey(post.postId);
+  const thread = threads.get(key);
+  if (!thread) return;
+  const waiting = $waiting.get()[post.postId] ?? [];
+  const ids =
+    change.kind === 'gone' ? [change.commentId] : [change.comment.comment_id, change.parentCommentId];
+  if (waiting.some((c) => ids.includes(c.comment_id))) {
+    $waiting.setKey(String(post.postId), applyToWaiting(waiting, change));
+    return;
+  }
+  const applied = applyChange(thread.comments, change, canModerate($auth.get().profile?.role));
+  if (applied.reload) return threads.refresh(key);
+  if (applied.comments !== thread.comments)
+    threads.update(key, (t) => ({ ...t, comments: applied.comments }));
+  if (applied.waiting) $waiting.setKey(String(post.postId), [...waiting, applied.waiting]);
+  markFresh(applied.added);
+}
+
+/**
+ * Shows the waiting comments where the order puts them: first (newest, best), or last when the
+ * reader has every page of an oldest-first thread (else a later page brings them). Returns the id
+ * of the first one shown, for focus.
+ */
+export function showWaiting(postId: number): number | null {
+  const waiting = $waiting.get()[postId] ?? [];
+  $waiting.setKey(String(postId), []);
+  const key = currentKey(postId);
+  const thread = threads.get(key);
+  if (!thread || waiting.length === 0) return null;
+  const have = new Set(thread.comments.map((c) => c.comment_id));
+  const shown = waiting.filter((c) => !have.has(c.comment_id));
+  if ($commentSort.get() === 'oldest') {
+    if (thread.next !== null) return null;
+    threads.update(key, (t) => ({ ...t, comments: [...t.comments, ...shown] }));
+  } else {
+    shown.reverse();
+    threads.update(key, (t) => ({ ...t, comments: [...shown, ...t.comments] }));
+  }
+  markFresh(shown.flatMap((c) => [c.comment_id, ...c.replies.map((r) => r.comment_id)]));
+  return shown[0]?.comment_id ?? null;
+}
+
+/** Keeps one post's thread live from change `after` on; returns the function that stops it. */
+export function keepThreadLive(post: Post, after: number): () => void {
+  const base = `/api/blog/posts/${post.postId}/comments`;
+  let last = after;
+  let source: EventSource | null = null;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let stopped = false;
+
+  const reload = () => threads.refresh(currentKey(post.postId));
+  const seen = (event: MessageEvent) => {
+    const id = Number(event.lastEventId);
+    if (Number.isInteger(id) && id > last) last = id;
+  };
+
+  function poll() {
+    timer = setTimeout(async () => {
+      try {
+        const res = await fetch(`${base}/changes?after=${last}`);
+        // No such post any more (or no live updates here): nothing to keep live.
+        if (res.status === 404) return;
+        if (res.ok) {
+          const answer = (await res.json()) as ThreadChanges<Reply>;
+          if (answer.reset) reload();
+          else for (const change of answer.changes) receive(post, change);
+          last = Math.max(last, answer.last);
+        }
+      } catch {
+        // Offline for a moment: the next question catches up.
+      }
+      if (!stopped && !document.hidden) poll();
+    }, THREAD_POLL_MS);
+  }
+
+  function open() {
+    if (stopped || source || timer !== undefined) return;
+    if (typeof EventSource === 'undefined') return poll();
+    const stream = new EventSource(`${base}/stream?after=${last}`);
+    source = stream;
+    stream.addEventListener('change', (event) => {
+      seen(event);
+      receive(post, JSON.parse(event.data as string) as ThreadChange<Reply>);
+    });
+    stream.addEventListener('reset', (event) => {
+      seen(event);
+      reload();
+    });
+    stream.addEventListener('ready', seen);
+    // The browser reconnects by itself (with the last id); a refusal closes the stream: ask instead.
+    stream.onerror = () => {
+      if (stream.readyState !== EventSource.CLOSED) return;
+      source = null;
+      poll();
+    };
+  }
+
+  function close() {
+    source?.close();
+    source = null;
+    clearTimeout(timer);
+    timer = undefined;
+  }
+
+  const onVisibility = () => (document.hidden ? close() : open());
+  document.addEventListener('visibilitychange', onVisibility);
+  if (!document.hidden) open();
+  return () => {
+    stopped = true;
+    close();
+    document.removeEventListener('visibilitychange', onVisibility);
+  };
+}
