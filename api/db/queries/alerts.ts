@@ -32,6 +32,8 @@ import { activeSuspension } from './suspensions.ts';
 
 // Rows per insert: 8 columns × 100 stays far below both databases' parameter limits.
 const CHUNK = 100;
+/** Matches kept in memory before they are written. */
+const FLUSH_AT = 2000;
 /** Alerts one tick looks at: the rest wait for the next one. */
 const TICK_BATCH = 2000;
 /** A confirmation email is sent again for a new opt-in only after this long (as reply emails). */
@@ -66,19 +68,65 @@ interface MatchableItem {
   description: string | null;
 }
 
-/** Whether an item is one a search asks for: its age group, price and every one of its words. */
-export function searchMatches(search: SearchRow, item: MatchableItem, text: string): boolean {
-  if (search.category !== null && search.category !== item.category) return false;
-  if (
-    search.age_group !== null &&
-    search.age_group.toLowerCase() !== (item.age_group ?? 'All Ages').toLowerCase()
-  ) {
-    return false;
+/** The words of a text, lower case: what a search's words are looked for among. */
+export const wordsOf = (text: string): string[] =>
+  text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w !== '');
+
+/** A changed item, read once for all the searches it is tested against. */
+interface PreparedItem {
+  item: MatchableItem;
+  cents: number;
+  age: string;
+  words: Set<string>;
+}
+
+function prepareItem(item: MatchableItem): PreparedItem {
+  return {
+    item,
+    cents: cents(item.listing_price),
+    age: (item.age_group ?? 'All Ages').toLowerCase(),
+    words: new Set(wordsOf([item.item_name, item.brand ?? '', item.description ?? ''].join(' '))),
+  };
+}
+
+/** Whether an item is one a search asks for: its category, age group, price and every one of its words. */
+export function searchMatches(search: SearchRow, prepared: PreparedItem): boolean {
+  if (search.category !== null && search.category !== prepared.item.category) return false;
+  if (search.age_group !== null && search.age_group.toLowerCase() !== prepared.age) return false;
+  if (search.max_price_cents !== null && prepared.cents > Number(search.max_price_cents)) return false;
+  return search.words === null || wordsOf(search.words).every((word) => prepared.words.has(word));
+}
+
+/**
+ * Searches indexed by their first word (those without words apart): an item is tested only against
+ * the searches one of its own words leads to, so matching costs what the item can match, not every
+ * search of its category.
+ */
+function indexByWord(searches: SearchRow[]): { byWord: Map<string, SearchRow[]>; wordless: SearchRow[] } {
+  const byWord = new Map<string, SearchRow[]>();
+  const wordless: SearchRow[] = [];
+  for (const search of searches) {
+    const first = search.words === null ? undefined : wordsOf(search.words)[0];
+    if (first === undefined) wordless.push(search);
+    else {
+      const list = byWord.get(first);
+      if (list) list.push(search);
+      else byWord.set(first, [search]);
+    }
   }
-  if (search.max_price_cents !== null && cents(item.listing_price) > Number(search.max_price_cents))
-    return false;
-  if (search.words !== null && !search.words.split(' ').every((word) => text.includes(word))) return false;
-  return true;
+  return { byWord, wordless };
+}
+
+function candidates(index: ReturnType<typeof indexByWord>, prepared: PreparedItem): SearchRow[] {
+  const found = [...index.wordless];
+  for (const word of prepared.words) {
+    const list = index.byWord.get(word);
+    if (list) found.push(...list);
+  }
+  return found;
 }
 
 const activeSearches = (db: DB) =>
@@ -116,20 +164,18 @@ export async function listingsChanged(
 
   // Searches are read a category at a time (an index), so the work grows with what changed.
   const alerts: NewAlert[] = [];
-  const anyCategory = await activeSearches(db).where('category', 'is', null).execute();
+  const anyCategory = indexByWord(await activeSearches(db).where('category', 'is', null).execute());
   const byCategory = new Map<string, MatchableItem[]>();
   for (const item of items) byCategory.set(item.category, [...(byCategory.get(item.category) ?? []), item]);
   for (const [category, inCategory] of byCategory) {
-    const searches = [
-      ...anyCategory,
-      ...(await activeSearches(db).where('category', '=', category).execute()),
-    ];
-    if (searches.length === 0) continue;
+    const inThis = indexByWord(await activeSearches(db).where('category', '=', category).execute());
     for (const item of inCategory) {
-      const text = [item.item_name, item.brand ?? '', item.description ?? ''].join(' ').toLowerCase();
+      const prepared = prepareItem(item);
       const detail = JSON.stringify({ itemName: item.item_name, price: item.listing_price });
-      for (const search of searches) {
-        if (!searchMatches(search, item, text)) continue;
+      for (const search of [...candidates(anyCategory, prepared), ...candidates(inThis, prepared)]) {
+        if (!searchMatches(search, prepared)) continue;
+        // Written as they are found, so memory stays flat however many match.
+        if (alerts.length >= FLUSH_AT) await noteAlerts(db, alerts.splice(0));
         alerts.push({
           user_uid: search.user_uid,
           kind: 'search',
