@@ -41,6 +41,8 @@ export const threadStreamRoutes = new Hono<AppEnv>()
           'Cache-Control': 'no-store, no-transform',
           // Proxies such as nginx would otherwise hold events back to fill a buffer.
           'X-Accel-Buffering': 'no',
+          // A stream's connection is not reused: when it ends (a shutdown), it goes with it.
+          Connection: 'close',
         },
       });
     },
