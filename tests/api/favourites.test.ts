@@ -78,6 +78,9 @@ describe('saving items', () => {
       removedForSafety: false,
     });
     expect(saved!.item).toMatchObject({ itemId: ROMPER, listingPrice: '18.00' });
+    // The item exactly as /api/items gives it.
+    const items = await expectJson<Item[]>(app.request('/api/items'), 200);
+    expect(saved!.item).toEqual(items.find((i) => i.itemId === ROMPER));
     expect(await expectJson<FavouriteCount>(unsave(ann, ROMPER), 200)).toEqual({ count: 0 });
     expect(await expectJson<FavouriteCount>(unsave(ann, ROMPER), 200)).toEqual({ count: 0 });
   });
