@@ -15,6 +15,7 @@ import { createThreadHub } from './lib/thread-events.ts';
 import { RELEASE_BOOKKEEPING } from './lib/release-files.ts';
 import { createViewBuffer } from './lib/view-buffer.ts';
 import { createRateLimiters } from './middleware/rate-limit.ts';
+import { createHealth } from './node/health.ts';
 import { createServedApi } from './node/served-api.ts';
 import { BLOG_PAGE_COUNTS_PATH, type BlogPageCounts, blogQueryPath } from './contract/blog-paths.ts';
 import { type CspOptions, securityHeaders } from './middleware/security-headers.ts';
@@ -33,8 +34,12 @@ export interface ServerOptions {
 export interface RunningServer {
   url: string;
   port: number;
-  /** Stops accepting connections, lets in-flight requests finish, then closes the database. */
-  close: () => Promise<void>;
+  /**
+   * Stops accepting connections (and answers /api/health/ready 503 on those still open), lets
+   * in-flight requests finish, ends open streams, then closes the database once `after` (the
+   * instance's workers stopping) has settled too.
+   */
+  close: (options?: { after?: Promise<unknown> }) => Promise<void>;
 }
 
 /** Hashed build assets never change; everything else is revalidated on every visit. */
@@ -84,6 +89,7 @@ export function createSite({
   // One source for files and answers: within an instance both come from the same release.
   const release = deps?.release ?? liveReleaseSource(db);
   const api = createServedApi({ ...deps, db, release, siteDir });
+  const health = createHealth({ db, release });
   const site = new Hono<SiteEnv>();
 
   site.use(async (c, next) => {
@@ -177,8 +183,12 @@ export function createSite({
    * node-server environment, so the API sees the client's socket address.
    */
   const fetch = (request: Request, env: HttpBindings | Http2Bindings) =>
-    isApiPath(env.incoming.url) ? api.fetch(request, env) : site.fetch(request, env);
-  return { fetch };
+    health.handles(env.incoming.url)
+      ? health.fetch(request)
+      : isApiPath(env.incoming.url)
+        ? api.fetch(request, env)
+        : site.fetch(request, env);
+  return { fetch, health };
 }
 
 /** A post page's address (with or without its trailing slash): /blog/<slug>. */
@@ -209,8 +219,10 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
         resolve({
           url: `http://${host}:${info.port}`,
           port: info.port,
-          close: () =>
+          close: (how = {}) =>
             (closing ??= new Promise<void>((done) => {
+              // Load balancers' readiness checks see the stop at once.
+              site.health.stop();
               // Idle keep-alive sockets would hold close() open until they time out (65 s); in-flight
               // requests still finish. A response can finish just after the client has read it all
               // (a file is streamed, and its end comes a tick later), leaving its connection idle
@@ -224,7 +236,12 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
               server.close(() => {
                 clearInterval(sweep);
                 // Views (and their counts) still waiting are written before the database closes.
-                void Promise.all([views.flush(), viewLimiter.flush(), streamsClosed])
+                void Promise.all([
+                  views.flush(),
+                  viewLimiter.flush(),
+                  streamsClosed,
+                  how.after?.catch(() => undefined),
+                ])
                   .then(() => options.db.destroy())
                   .then(done, done);
               });

@@ -166,6 +166,8 @@ if (isDemoApiKey(env.PUBLIC_FIREBASE_API_KEY))
   console.log('Sign-in runs in demo mode (no Firebase project configured).');
 console.log(`Nestling is running at ${server.url}`);
 
+/** The longest a stop waits for in-flight requests and workers (a load balancer's grace is usually 30 s). */
+const STOP_TIMEOUT_MS = 25_000;
 let stopping = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
@@ -175,14 +177,20 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     clearInterval(scheduleTimer);
     clearInterval(purgeTimer);
     // The worker finishes a send in progress before the database closes; what is left waits in its table.
-    void Promise.all([
+    const workersStopped = Promise.all([
       deliveries.stop(),
       alertTicker.stop(),
       photoQueue.stop(),
       recallRefresh?.stop(),
       publisher.close(),
-    ])
-      .then(() => server.close())
-      .then(() => process.exit(0));
+    ]);
+    // At once, beside the workers: not ready, no new connections, in-flight requests finish, streams
+    // end; the database closes when both are done (docs/deploy.md, "Health checks and stopping").
+    void server.close({ after: workersStopped }).then(() => process.exit(0));
+    // A request or a worker that never ends must not keep a stopping instance from exiting.
+    setTimeout(() => {
+      console.error(`Still stopping after ${STOP_TIMEOUT_MS / 1000} s; exiting now.`);
+      process.exit(1);
+    }, STOP_TIMEOUT_MS).unref();
   });
 }
