@@ -103,7 +103,8 @@ const DECISION_TEXT: Record<
   },
 };
 
-// A clear or a new age group publishes the photos as they are: a moderator is told so when a face was found.
+// A clear publishes the photos as they are: a moderator is told so when a face was found. A new age
+// group answers the rules only, so a face keeps the listing held (api/screening/decide.ts).
 const SHOWN_AS_THEY_ARE =
   'Its photos are shown as they are, faces included: to blur the faces, use Publish with faces blurred instead.';
 
@@ -152,7 +153,7 @@ export function ReageDialog({
   return (
     <ActionDialog
       title="Change the age group?"
-      description={`${listing.itemName} is listed for ${ageGroupLabel(listing.ageGroup)}. It is checked again under the age group you choose and shown, unless a rule blocks it there.${faceCount(listing) > 0 ? ` ${SHOWN_AS_THEY_ARE}` : ''}`}
+      description={`${listing.itemName} is listed for ${ageGroupLabel(listing.ageGroup)}. It is checked again under the age group you choose and shown, unless a rule blocks it there${faceCount(listing) > 0 ? ' or its photos hold it: a photo with a face stays held until you clear it or publish it with faces blurred' : ''}.`}
       confirmLabel="Change age group"
       reason="optional"
       reasonLabel="Reason"
