@@ -180,5 +180,7 @@ describe('favourites and alerts', () => {
     expect(await search.textContent()).toContain('Paused');
     expect(await search.textContent()).toContain(`Last match: ${itemName}`);
     await closePage(page);
-  });
+    // Two viewports, four axe runs, two emails and a tick: more than the default minute beside
+    // other browser files on two cores.
+  }, 180_000);
 });
