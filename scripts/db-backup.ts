@@ -1,16 +1,21 @@
-// npm run db:backup [-- <file>] — a consistent online copy of DATABASE_PATH, safe while serving.
-// On PostgreSQL (DATABASE_URL) it says to use pg_dump instead, and exits with 1.
+// npm run db:backup [-- <file>] — a consistent online copy of the database, safe while serving:
+// SQLite's backup API for DATABASE_PATH, pg_dump (custom format) for DATABASE_URL. Restore it with
+// npm run db:restore (scripts/db-restore.ts; README, "Backups").
 import path from 'node:path';
 import { BackupError, backupDatabase } from '../api/db/backup.ts';
-import { databaseLocation } from '../api/db/database.ts';
+import { databaseLocation, describeDatabase } from '../api/db/database.ts';
+import { isPostgresUrl } from '../api/db/dialect.ts';
 import { loadEnv } from './lib/env.ts';
 
 const env = loadEnv();
+const location = databaseLocation(env);
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-const dest = process.argv[2] ?? path.join(path.dirname(env.DATABASE_PATH), 'backups', `nestling-${stamp}.db`);
+const extension = isPostgresUrl(location) ? 'dump' : 'db';
+const dest =
+  process.argv[2] ?? path.join(path.dirname(env.DATABASE_PATH), 'backups', `nestling-${stamp}.${extension}`);
 try {
-  const { pages } = await backupDatabase(databaseLocation(env), dest);
-  console.log(`Backed up ${env.DATABASE_PATH} to ${dest} (${pages} pages).`);
+  const { pages } = await backupDatabase(location, dest);
+  console.log(`Backed up ${describeDatabase(location)} to ${dest}${pages ? ` (${pages} pages)` : ''}.`);
 } catch (error) {
   if (!(error instanceof BackupError)) throw error;
   console.error(error.message);
