@@ -4,7 +4,6 @@
 import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { $auth, exitDemoMode, initAuth, signOut } from '../stores/auth.ts';
-import { $favourites, watchFavourites } from '../stores/favourites.ts';
 import { $signInOpen } from '../stores/ui.ts';
 import { HeartIcon } from '../components/icons.tsx';
 
@@ -12,20 +11,41 @@ import { HeartIcon } from '../components/icons.tsx';
 const AccountMenu = lazy(() => import('./AccountMenu.tsx'));
 const SignInDialog = lazy(() => import('./SignInDialog.tsx'));
 
+/**
+ * The badge's count: 0 when signed out, with neither a request nor the favourites store's code
+ * (docs/product.md, "Page weight"); signed in, the count of the one favourites store that every
+ * heart reads too, loaded then (docs/product.md, "Favourites and alerts").
+ */
+function useFavouritesCount(uid: string | null): number {
+  // Whose count it is: another parent's (or none) reads as 0 until this one's arrives.
+  const [seen, setSeen] = useState<{ uid: string; count: number } | null>(null);
+  useEffect(() => {
+    if (!uid) return;
+    let stop: (() => void) | undefined;
+    let gone = false;
+    void import('../stores/favourites.ts').then(({ $favourites, watchFavourites }) => {
+      if (gone) return;
+      watchFavourites();
+      stop = $favourites.subscribe((state) => setSeen({ uid, count: state.count }));
+    });
+    return () => {
+      gone = true;
+      stop?.();
+    };
+  }, [uid]);
+  return seen !== null && seen.uid === uid ? seen.count : 0;
+}
+
 export default function AuthControls() {
   const auth = useStore($auth, { ssr: 'initial' });
   const signInOpen = useStore($signInOpen);
   const [dialogWanted, setDialogWanted] = useState(false);
   // Loaded on first use and kept, so it can close and reset gracefully.
   if (signInOpen && !dialogWanted) setDialogWanted(true);
-  // The badge: 0 with no request when signed out, the parent's count when signed in.
-  const favourites = useStore($favourites, { ssr: 'initial' }).count;
-  useEffect(() => {
-    initAuth();
-    watchFavourites();
-  }, []);
+  useEffect(() => initAuth(), []);
 
   const { user, loading, demoMode } = auth;
+  const favourites = useFavouritesCount(loading ? null : (user?.uid ?? null));
 
   async function leave() {
     if (demoMode) {
