@@ -61,6 +61,19 @@ const ROUTES = [
   ['POST', '/api/admin/deletion-requests/{id}/erase'],
   ['POST', '/api/admin/deletion-requests/{id}/close'],
   ['GET', '/api/admin/outbox'],
+  ['GET', '/api/favourites'],
+  ['GET', '/api/favourites/count'],
+  ['PUT', '/api/favourites/{id}'],
+  ['DELETE', '/api/favourites/{id}'],
+  ['GET', '/api/favourites/alerts'],
+  ['PUT', '/api/favourites/alerts'],
+  ['POST', '/api/favourites/alerts/one-click'],
+  ['GET', '/api/saved-searches'],
+  ['POST', '/api/saved-searches'],
+  ['PATCH', '/api/saved-searches/{id}'],
+  ['DELETE', '/api/saved-searches/{id}'],
+  ['POST', '/api/saved-searches/one-click'],
+  ['GET', '/api/stats'],
 ] as const;
 
 // Full unicode with NUL and lone surrogates: text neither database may be handed (docs/product.md).
@@ -105,6 +118,14 @@ const body = fc.oneof(
     note: fc.oneof(anyText, fc.anything()),
   }),
   fc.record({ action: fc.string(), reason: fc.oneof(anyText, fc.anything()), days: fc.anything() }),
+  // A saved search (docs/product.md, "Favourites and alerts").
+  fc.record({
+    frequency: fc.oneof(fc.string(), fc.constantFrom('instant', 'daily')),
+    category: fc.oneof(anyText, fc.constantFrom('toys', null)),
+    maxPrice: fc.oneof(fc.double(), fc.anything()),
+    words: fc.oneof(anyText, fc.anything()),
+    paused: fc.anything(),
+  }),
   fc.record({
     token: fc.oneof(fc.string(), anyText, fc.stringMatching(/^[0-9a-f]{64}$/)),
     scope: fc.oneof(fc.string(), fc.constantFrom('thread', 'all')),
