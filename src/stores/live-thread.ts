@@ -21,12 +21,34 @@ const markFresh = (ids: number[]) => {
   if (ids.length > 0) $fresh.set(new Set([...$fresh.get(), ...ids]));
 };
 
+/** Changes that came while the viewer's thread was loading (a sign-in, another order): applied once it has. */
+const pending = new Map<number, ThreadChange<Reply>[]>();
+let retry: ReturnType<typeof setTimeout> | undefined;
+
+function applyPending(post: Post, tries: number) {
+  retry = undefined;
+  if (!threads.get(currentKey(post.postId))) {
+    // Never loaded (it failed): the Retry loads the thread with these changes in it.
+    if (tries > 0) retry = setTimeout(() => applyPending(post, tries - 1), 250);
+    else pending.delete(post.postId);
+    return;
+  }
+  const changes = pending.get(post.postId) ?? [];
+  pending.delete(post.postId);
+  for (const change of changes) receive(post, change);
+}
+
 /** One change from the stream, into the thread, the waiting comments and the post's count. */
 export function receive(post: Post, change: ThreadChange<Reply>): void {
   postStats.update(post.slug, (stats) => ({ ...stats, commentCount: change.commentCount }));
   const key = currentKey(post.postId);
   const thread = threads.get(key);
-  if (!thread) return;
+  if (!thread) {
+    // Applying a change twice changes nothing, so the thread that loads may already have it.
+    pending.set(post.postId, [...(pending.get(post.postId) ?? []), change]);
+    retry ??= setTimeout(() => applyPending(post, 40), 250);
+    return;
+  }
   const waiting = $waiting.get()[post.postId] ?? [];
   const ids =
     change.kind === 'gone' ? [change.commentId] : [change.comment.comment_id, change.parentCommentId];

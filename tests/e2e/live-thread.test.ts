@@ -1,0 +1,92 @@
+// Two parents on one post, in Chromium against the real server (emulator sign-in): one writes, and
+// the other's open page says "1 new comment" without a reload, shows it on request (focus on it,
+// marked New) and puts a reply under its parent; at 390 and 1280 px, axe clean.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import {
+  closePage,
+  expectNoAxeViolations,
+  launchBrowser,
+  openPage,
+  signInWithEmail,
+} from '../helpers/browser.ts';
+import { type Person, signedUpParent } from '../helpers/e2e-people.ts';
+
+const PASSWORD = 'correct-horse-9';
+let browser: Browser;
+let writer: Person;
+let reader: Person;
+let posts: { postId: number; slug: string }[];
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  [writer, reader] = await Promise.all([signedUpParent('Wren', PASSWORD), signedUpParent('Rosa', PASSWORD)]);
+  posts = (await (await fetch(`${inject('authBaseURL')}/api/blog/posts`)).json()) as typeof posts;
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** The writer's comment or reply, through the API as their page would send it. */
+async function write(
+  postId: number,
+  content: string,
+  parentCommentId: number | null = null,
+): Promise<number> {
+  const res = await fetch(`${inject('authBaseURL')}/api/blog/posts/${postId}/comments`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${writer.token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ content, parentCommentId }),
+  });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { comment: { comment_id: number } }).comment.comment_id;
+}
+
+/** The reader's page on the post, signed in, with its thread's stream open. */
+async function readerPage(width: number, slug: string): Promise<Page> {
+  const page = await openPage(browser, 15_000, { viewport: { width, height: 900 } });
+  const stream = page.waitForResponse((res) => res.url().includes('/comments/stream'));
+  await page.goto(`${inject('authBaseURL')}/blog/${slug}`);
+  const heading = page.getByRole('heading', { level: 2, name: /^Comments \(\d+\)$/ });
+  await heading.waitFor();
+  // The comments island hydrates when it scrolls into view (client:visible).
+  await heading.scrollIntoViewIfNeeded();
+  // Signed in, the page loads the reader's own thread; comments written after that are new to them.
+  const own = page.waitForResponse(
+    (res) => /\/comments$/.test(res.url()) && res.request().headers().authorization !== undefined,
+  );
+  await signInWithEmail(page, reader.email, PASSWORD);
+  expect((await stream).status()).toBe(200);
+  expect((await own).status()).toBe(200);
+  return page;
+}
+
+describe('a live thread', () => {
+  for (const [i, width] of [390, 1280].entries()) {
+    it(`shows another parent's new comment on request and their reply in place, at ${width} px`, async () => {
+      const post = posts[4 + i]!;
+      const page = await readerPage(width, post.slug);
+      const text = `Just ordered the same one (${width} px)`;
+      const commentId = await write(post.postId, text);
+
+      // Announced, waiting above the thread: the page does not move under the reader.
+      const show = page.getByRole('button', { name: '1 new comment — show' });
+      await show.waitFor();
+      expect(await page.getByText(text).count()).toBe(0);
+      await expectNoAxeViolations(page);
+
+      await show.click();
+      const comment = page.locator(`#comment-${commentId}`);
+      await comment.getByText(text).waitFor();
+      await comment.getByText('New', { exact: true }).waitFor();
+      await page.waitForFunction((id) => document.activeElement?.id === `comment-${id}`, commentId);
+      expect(await show.count()).toBe(0);
+
+      // A reply appears under its parent at once.
+      await write(post.postId, 'It arrived in two days.', commentId);
+      await comment.getByText('It arrived in two days.').waitFor();
+      await expectNoAxeViolations(page);
+      await closePage(page);
+    });
+  }
+});
