@@ -181,7 +181,7 @@ async function measure(label: string, db: DB): Promise<string[]> {
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
   lines.push(
-    `| ${label} | ${NEW_ITEMS.toLocaleString('en-US')} new items vs ${SEARCHES.toLocaleString('en-US')} saved searches | ${(matchMs / 1000).toFixed(2)} s, ${Number(matches.n).toLocaleString('en-US')} matches | peak RSS ${mib(process.resourceUsage().maxRSS * 1024)} (${mib(process.memoryUsage().rss - rssBefore)} more than before) |`,
+    `| ${label} | ${NEW_ITEMS.toLocaleString('en-US')} new items vs ${SEARCHES.toLocaleString('en-US')} saved searches | ${(matchMs / 1000).toFixed(2)} s, ${Number(matches.n).toLocaleString('en-US')} matches | peak RSS ${mib(process.resourceUsage().maxRSS * 1024)} (RSS ${mib(rssBefore)} before matching, ${mib(process.memoryUsage().rss)} after) |`,
   );
   return lines;
 }
