@@ -22,7 +22,10 @@ const row = (
 describe('favouriteState', () => {
   it('reads gone, sold, removed, recalled, blocked, held and the price', () => {
     expect(favouriteState(undefined, false, '24.00')).toEqual({ state: 'removed', removedForSafety: false });
-    expect(favouriteState(row({ status: 'sold' }), true, '24.00').state).toBe('sold');
+    expect(favouriteState(row({ status: 'sold' }), false, '24.00').state).toBe('sold');
+    // A recall comes first, even for an item that sold: the parent may have it at home.
+    expect(favouriteState(row({ status: 'sold' }), true, '24.00').state).toBe('recalled');
+    expect(favouriteState(undefined, true, '24.00').state).toBe('recalled');
     expect(favouriteState(row({ status: 'removed' }), false, '24.00').state).toBe('removed');
     expect(favouriteState(row({ screening_state: 'blocked' }), true, '24.00').state).toBe('recalled');
     expect(favouriteState(row({ screening_state: 'blocked' }), false, '24.00')).toEqual({

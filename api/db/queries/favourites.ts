@@ -22,10 +22,11 @@ export function favouriteState(
   priceWhenSaved: string,
 ): { state: FavouriteState; removedForSafety: boolean } {
   const is = (state: FavouriteState, removedForSafety = false) => ({ state, removedForSafety });
+  // A recall comes first: a saved item that sold may be in the parent's home by now.
+  if (recalled) return is('recalled');
   if (!row) return is('removed');
   if (row.status === 'sold') return is('sold');
   if (row.status === 'removed') return is('removed');
-  if (recalled) return is('recalled');
   if (row.screening_state === 'blocked') return is('removed', true);
   if (row.screening_state !== 'cleared') return is('held');
   return Number(row.listing_price) === Number(priceWhenSaved) ? is('available') : is('price_changed');
