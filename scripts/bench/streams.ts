@@ -28,32 +28,6 @@ import { machine, mib } from './lib.ts';
 const COMMENTS = Number(process.env.BENCH_STREAM_COMMENTS ?? 20);
 const GAP_MS = 250;
 
-// ---- The server child: one instance over DATABASE, API only, printing its address. ----
-if (process.argv[2] === 'serve') {
-  const location = process.argv[3]!;
-  const { db } = await prepareDatabase(location, 'content', { sampleRecalls: false });
-  const threads = createThreadHub({ db, listenUrl: isPostgresUrl(location) ? location : null });
-  const server = await startServer({
-    db,
-    siteDir: tempDir('nestling-bench-streams-site-'),
-    host: '127.0.0.1',
-    port: 0,
-    deps: {
-      verifyToken: createFirebaseVerifier(EMULATOR_PROJECT_ID),
-      ...createRateLimiters(db, { comments: 1_000_000, writes: 1_000_000, reports: 1_000_000 }),
-      safety: { holdFirstComment: false, escalationUrl: null, siteUrl: 'http://bench.test' },
-      threads,
-    },
-  });
-  process.on('message', (m) => {
-    if (m === 'stats') process.send!({ ...threads.stats(), rss: process.memoryUsage().rss });
-  });
-  process.on('SIGTERM', () => void server.close().then(() => process.exit(0)));
-  process.send!({ url: server.url });
-} else {
-  await main();
-}
-
 interface Instance {
   url: string;
   child: ChildProcess;
@@ -86,7 +60,11 @@ async function releasedDatabase(location: string): Promise<number> {
   await claimQueuedRelease(db, 'bench', now);
   await snapshotRelease(db, id, now);
   await db.transaction().execute((trx) => switchLive(trx, id, now));
-  const post = await db.selectFrom('release_posts').select('post_id').orderBy('post_id').executeTakeFirstOrThrow();
+  const post = await db
+    .selectFrom('release_posts')
+    .select('post_id')
+    .orderBy('post_id')
+    .executeTakeFirstOrThrow();
   await db.destroy();
   return post.post_id;
 }
@@ -128,10 +106,17 @@ async function openStreams(base: string, postId: number, n: number, seen: (comme
   return () => requests.forEach((r) => r.destroy());
 }
 
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+const quantile = (sorted: number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 
 /** Writes COMMENTS comments through `writer` and measures when each has reached all `streams` streams. */
-async function measure(label: string, instances: Instance[], perInstance: number, postId: number, emulatorHost: string) {
+async function measure(
+  label: string,
+  instances: Instance[],
+  perInstance: number,
+  postId: number,
+  emulatorHost: string,
+) {
   const token = (await createEmulatorUser(emulatorHost, { displayName: 'Bench Parent' })).idToken;
   const writer = instances[0]!;
   const before = await Promise.all(instances.map((i) => i.stats()));
@@ -219,7 +204,13 @@ async function main() {
       const a = await startInstance(url.href, env);
       const b = await startInstance(url.href, env);
       children.push(a.child, b.child);
-      await measure('PostgreSQL, two instances (written through the first)', [a, b], 1_000, pgPost, emulator.host);
+      await measure(
+        'PostgreSQL, two instances (written through the first)',
+        [a, b],
+        1_000,
+        pgPost,
+        emulator.host,
+      );
       for (const c of [a.child, b.child]) c.kill('SIGTERM');
       await new Promise((resolve) => setTimeout(resolve, 1_000));
     } finally {
@@ -231,3 +222,30 @@ async function main() {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
+
+// ---- The server child: one instance over DATABASE, API only, printing its address. ----
+async function serve() {
+  const location = process.argv[3]!;
+  const { db } = await prepareDatabase(location, 'content', { sampleRecalls: false });
+  const threads = createThreadHub({ db, listenUrl: isPostgresUrl(location) ? location : null });
+  const server = await startServer({
+    db,
+    siteDir: tempDir('nestling-bench-streams-site-'),
+    host: '127.0.0.1',
+    port: 0,
+    deps: {
+      verifyToken: createFirebaseVerifier(EMULATOR_PROJECT_ID),
+      ...createRateLimiters(db, { comments: 1_000_000, writes: 1_000_000, reports: 1_000_000 }),
+      safety: { holdFirstComment: false, escalationUrl: null, siteUrl: 'http://bench.test' },
+      threads,
+    },
+  });
+  process.on('message', (m) => {
+    if (m === 'stats') process.send!({ ...threads.stats(), rss: process.memoryUsage().rss });
+  });
+  process.on('SIGTERM', () => void server.close().then(() => process.exit(0)));
+  process.send!({ url: server.url });
+}
+
+if (process.argv[2] === 'serve') await serve();
+else await main();
