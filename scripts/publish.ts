@@ -5,11 +5,24 @@ import os from 'node:os';
 import { databaseLocation } from '../api/db/database.ts';
 import { prepareDatabase } from '../api/db/prepare.ts';
 import { RuleError } from '../api/lib/errors.ts';
+import { storageFailure } from '../api/lib/storage-failure.ts';
 import { loadEnv } from './lib/env.ts';
 import { publisherFromEnv } from './lib/publisher.ts';
 
+/**
+ * A full disk or a database that cannot be reached ends the command with one plain line, not a
+ * stack trace: nothing was switched, so the live release is as it was (docs/decisions/027).
+ */
+function failPlainly(error: unknown): never {
+  const failure = storageFailure(error);
+  if (!failure) throw error;
+  const why = failure.status === 507 ? 'the disk is full' : 'the database cannot be reached';
+  console.error(`Nothing was published: ${why} (${failure.detail}). The live release is unchanged.`);
+  process.exit(1);
+}
+
 const env = loadEnv();
-const { db } = await prepareDatabase(databaseLocation(env), env.CONTENT_DIR);
+const { db } = await prepareDatabase(databaseLocation(env), env.CONTENT_DIR).catch(failPlainly);
 const publisher = publisherFromEnv(db, env);
 
 async function publish(): Promise<boolean> {
@@ -27,7 +40,7 @@ async function publish(): Promise<boolean> {
   }
 }
 
-const ok = await publish();
+const ok = await publish().catch(failPlainly);
 await publisher.idle();
 await publisher.close();
 await db.destroy();
