@@ -194,9 +194,10 @@ export function createPublisher(options: PublisherOptions): Publisher {
       });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
+      // The folder goes first: on a full disk its space is what lets the failure be recorded.
+      if (folder) discardBuild(path.join(siteDir, folder));
       await progress.settled();
       await failRelease(db, id, message, now());
-      if (folder) discardBuild(path.join(siteDir, folder));
       log(`Publish #${id} failed; the live site is unchanged. ${message}`);
       return;
     }
