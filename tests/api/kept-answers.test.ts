@@ -3,6 +3,7 @@
 // before the app runs (kept, api/node/served-api.ts); status, headers and bytes must be the same,
 // without compression and with Brotli and gzip. Routes are read from the app itself, so a new
 // route is covered without a change here.
+import { isThreadStreamPath } from '../../api/routes/thread-stream.ts';
 import http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../api/app.ts';
@@ -61,12 +62,16 @@ describe('kept answers', () => {
     const post = [...posts].sort((a, b) => b.commentCount - a.commentCount)[0]!;
     const params: Record<string, string> = { slug: post.slug, postId: String(post.postId) };
     // Routes that answer only with a query get one.
-    const queries: Record<string, string> = { '/api/blog/threads': `?posts=${post.postId}` };
+    const queries: Record<string, string> = {
+      '/api/blog/threads': `?posts=${post.postId}`,
+      [`/api/blog/posts/${post.postId}/comments/changes`]: '?after=0',
+    };
     const unknownPost = '/api/blog/posts/no-such-post';
     const paths = [
       ...new Set(
         app.routes
-          .filter((r) => r.method === 'GET')
+          // A thread's stream never ends and is never kept (tests/api/live-threads.test.ts).
+          .filter((r) => r.method === 'GET' && !isThreadStreamPath(r.path))
           .map((r) => r.path.replace(/:(\w+)/g, (_, name: string) => params[name] ?? '1'))
           .map((path) => path + (queries[path] ?? '')),
       ),
@@ -121,6 +126,7 @@ describe('kept answers', () => {
         `/api/blog/posts/${post.slug}/stats`,
         `/api/blog/posts/${post.postId}/comments`,
         `/api/blog/threads?posts=${post.postId}`,
+        `/api/blog/posts/${post.postId}/comments/changes?after=0`,
         unknownPost,
       ]),
     );
