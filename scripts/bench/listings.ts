@@ -142,7 +142,7 @@ try {
     .resize(1600, 1200, { fit: 'cover' })
     .jpeg({ quality: 85 })
     .toBuffer();
-  const server = http.createServer((req, res) => {
+  const server = http.createServer((_req, res) => {
     res.writeHead(200, { 'Content-Type': 'image/jpeg', 'Content-Length': source.length });
     res.end(source);
   });

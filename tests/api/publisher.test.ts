@@ -30,6 +30,8 @@ import { call, emulatorVerifier, expectJson, newParent } from '../helpers/parent
 import { databaseEnv, runScript } from '../helpers/run-script.ts';
 import { createTestDb, TEST_NOW } from '../helpers/test-db.ts';
 import { tempDir } from '../../scripts/lib/temp.ts';
+import { importListings } from '../../api/db/queries/listings.ts';
+import { parseListings } from '../../api/screening/listing-input.ts';
 
 const ROMPER = {
   itemId: 'item-romper',
@@ -233,7 +235,8 @@ describe('the publisher', () => {
       release: [`${live.id}`, `${live.id}`],
     });
 
-    // Items and a category's name change with the post: none of it may show before a release does.
+    // A category's name changes with the post: none of it may show before a release does. Items
+    // are listings, read live rather than from a release (docs/decisions/025): a publish leaves them.
     const shop = async () => ({
       items: await expectJson<Item[]>(fetch(`${server.url}/api/items`), 200),
       featured: await expectJson<Item[]>(fetch(`${server.url}/api/items/featured`), 200),
@@ -300,7 +303,7 @@ describe('the publisher', () => {
     expect((await publishStatus(db)).live?.id).toBe(live.id);
     expect(await shop()).toEqual(before);
 
-    // The next release that goes live brings the items and the new name with it.
+    // The next release that goes live brings the new name with it.
     fs.rmSync(path.join(contentDir, 'posts', 'broken.md'));
     const fixed = publisher.request('fixed');
     await gate.started(3);
@@ -308,9 +311,10 @@ describe('the publisher', () => {
     gate.builds[2]!.finish();
     expect(await publisher.finished((await fixed).id)).toMatchObject({ state: 'succeeded', live: true });
     const after = await shop();
-    expect(after.items.map((i) => i.itemId)).toEqual([ROMPER.itemId]);
-    expect(after.featured.map((i) => i.itemId)).toEqual([ROMPER.itemId]);
-    expect(after.counts).toEqual({ clothing: 1 });
+    // A content/items.json is no longer synced by a publish: the marketplace's listings stay as they are.
+    expect(after.items).toEqual([]);
+    expect(after.featured).toEqual([]);
+    expect(after.counts).toEqual({});
     expect(after.categories).toEqual(['Family news', 'Tips']);
   });
 
@@ -431,7 +435,6 @@ describe('the publisher', () => {
     const one = await publishOnce(publisher);
     writePost(contentDir, { slug: 'first', title: 'First, edited' });
     writePost(contentDir, { slug: 'second' });
-    fs.writeFileSync(path.join(contentDir, 'items.json'), JSON.stringify([ROMPER]));
     const two = await publishOnce(publisher);
     const server = await serve(file, siteDir);
     expect(await reader(server, 'second')).toEqual({
@@ -441,6 +444,10 @@ describe('the publisher', () => {
     });
     const edited = await expectJson<BlogPost>(fetch(`${server.url}/api/blog/posts/first`), 200);
     expect(edited.title).toBe('First, edited');
+    // Listings come in between publishes and are not part of a release (docs/decisions/025).
+    const romper = parseListings([ROMPER]);
+    if (!romper.ok) throw new Error(romper.error);
+    await importListings(db, romper.listings, TEST_NOW);
     const items = async () =>
       (await expectJson<Item[]>(fetch(`${server.url}/api/items`), 200)).map((i) => i.itemId);
     expect(await items()).toEqual([ROMPER.itemId]);
@@ -455,7 +462,8 @@ describe('the publisher', () => {
     });
     const restored = await expectJson<BlogPost>(fetch(`${server.url}/api/blog/posts/first`), 200);
     expect(restored.title).toBe('First, as written');
-    expect(await items()).toEqual([]);
+    // A rollback leaves the listings as they are: they are the marketplace's, not the release's.
+    expect(await items()).toEqual([ROMPER.itemId]);
     expect(await (await fetch(`${server.url}/`)).text()).toBe(`<h1>Release ${one.id}</h1>`);
 
     const { entries } = await listAudit(db, { limit: 1, before: null });
