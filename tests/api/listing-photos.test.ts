@@ -204,7 +204,7 @@ describe('two instances analyse the queue, each photo once', () => {
     const card = (await items()).find((i) => i.itemId === person.itemId)!;
     expect(card.imageUrl).toMatch(/^\/api\/images\//);
     expect(card.imageUrl).not.toBe(held.screening.photos[0]!.url);
-  });
+  }, 120_000); // the first photos wait for both instances' workers to load the models
 });
 
 // What a photo is and where it comes from is decided before the database is involved, and the
@@ -287,5 +287,7 @@ describe('faults', () => {
         .executeTakeFirstOrThrow();
       expect(row).toEqual({ attempts: 3, state: 'failed' });
     },
+    // Each try ends its worker and starts another, which loads the models again (4–6 s alone).
+    120_000,
   );
 });
