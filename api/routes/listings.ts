@@ -12,11 +12,38 @@ import type { AppEnv, Changed, PublishService } from '../types.ts';
 /** What a change of listings changes for readers: the items' answers and the week's figures. */
 export const LISTINGS_CHANGED: Changed = ['/api/items/*', '/api/stats'];
 
-/** Starts a publish for a change of listings; its failure leaves the change standing (an admin can publish). */
+/**
+ * How long changes of listings gather before they publish: the API has each at once, and the
+ * pages follow with one publish for all the changes of that half minute rather than one each
+ * (a busy marketplace would otherwise keep the renderer busy all day).
+ */
+export const LISTINGS_PUBLISH_DELAY_MS = 30_000;
+const gathering = new WeakMap<PublishService, string[]>();
+
+/**
+ * Starts a publish for changes of listings, LISTINGS_PUBLISH_DELAY_MS after the first of them;
+ * its failure leaves the changes standing (the API has them; an admin can publish). A server
+ * stopped in that half minute leaves the pages to the next publish.
+ */
 export function requestPublish(publisher: PublishService | undefined, trigger: string): void {
-  publisher?.request(trigger).catch((error: unknown) => {
-    console.error('A change of listings could not start a publish:', error);
-  });
+  if (!publisher) return;
+  const waiting = gathering.get(publisher);
+  if (waiting) {
+    waiting.push(trigger);
+    return;
+  }
+  const triggers = [trigger];
+  gathering.set(publisher, triggers);
+  setTimeout(() => {
+    gathering.delete(publisher);
+    const said =
+      triggers.length === 1
+        ? triggers[0]!
+        : `${triggers[0]} and ${triggers.length - 1} more change(s) of listings`;
+    publisher.request(said).catch((error: unknown) => {
+      console.error('A change of listings could not start a publish:', error);
+    });
+  }, LISTINGS_PUBLISH_DELAY_MS).unref();
 }
 
 const sameSecret = (given: string, expected: string) => {
