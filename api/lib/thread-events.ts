@@ -161,8 +161,10 @@ export function createThreadHub(options: ThreadHubOptions): ThreadHub {
       expected = event.event_id + 1;
     }
     if (accepted.length > 0) {
-      cursor = accepted[accepted.length - 1]!.event_id;
+      // The cursor moves once the changes are handed out: a failed read is read again, and a
+      // stream that already has a change skips it.
       await fanOut(accepted);
+      cursor = accepted[accepted.length - 1]!.event_id;
     }
     if (blocked && !gapTimer && !closing) {
       gapTimer = setTimeout(() => {

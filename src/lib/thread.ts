@@ -17,6 +17,9 @@ export const SHOWN_TO_READERS = {
  * them); a reply goes last under its parent.
  */
 export function addToThread(thread: Comment[], comment: Reply, parentCommentId: number | null): Comment[] {
+  // The live stream can bring the viewer's own comment before the answer to posting it does: the
+  // answer (the author's view) then takes its place rather than showing it twice.
+  if (findInThread(thread, comment.comment_id)) return replaceInThread(thread, comment);
   if (parentCommentId === null) {
     return [{ ...comment, reply_count: 0, parent_comment_id: null, replies: [] }, ...thread];
   }

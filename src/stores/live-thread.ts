@@ -65,18 +65,25 @@ export function receive(post: Post, change: ThreadChange<Reply>): void {
 }
 
 /**
+ * The waiting comments the thread does not show already: the viewer's own comment can come by the
+ * stream before the answer to posting it puts it in the thread.
+ */
+export function notShown(postId: number, waiting: Comment[]): Comment[] {
+  const have = new Set(threads.get(currentKey(postId))?.comments.map((c) => c.comment_id));
+  return waiting.filter((c) => !have.has(c.comment_id));
+}
+
+/**
  * Shows the waiting comments where the order puts them: first (newest, best), or last when the
  * reader has every page of an oldest-first thread (else a later page brings them). Returns the id
  * of the first one shown, for focus.
  */
 export function showWaiting(postId: number): number | null {
-  const waiting = $waiting.get()[postId] ?? [];
+  const shown = notShown(postId, $waiting.get()[postId] ?? []);
   $waiting.setKey(String(postId), []);
   const key = currentKey(postId);
   const thread = threads.get(key);
-  if (!thread || waiting.length === 0) return null;
-  const have = new Set(thread.comments.map((c) => c.comment_id));
-  const shown = waiting.filter((c) => !have.has(c.comment_id));
+  if (!thread || shown.length === 0) return null;
   if ($commentSort.get() === 'oldest') {
     if (thread.next !== null) return null;
     threads.update(key, (t) => ({ ...t, comments: [...t.comments, ...shown] }));

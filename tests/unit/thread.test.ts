@@ -58,6 +58,18 @@ describe('addToThread', () => {
     // The original is untouched.
     expect(countAll(thread)).toBe(3);
   });
+
+  it("takes the author's view of a comment the live stream showed first, once, without counting it twice", () => {
+    const streamed = [comment(2, [reply(3), reply(11)]), comment(1)];
+    const own = { ...reply(11), is_own: true };
+    const after = addToThread(streamed, own, 2);
+    expect(after[0]!.replies.map((r) => r.comment_id)).toEqual([3, 11]);
+    expect(after[0]!.replies[1]!.is_own).toBe(true);
+    expect(after[0]!.reply_count).toBe(streamed[0]!.reply_count);
+    const top = addToThread(streamed, { ...reply(2), is_own: true }, null);
+    expect(top.map((c) => c.comment_id)).toEqual([2, 1]);
+    expect(top[0]!.is_own).toBe(true);
+  });
 });
 
 describe('replaceInThread', () => {

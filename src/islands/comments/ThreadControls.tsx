@@ -9,7 +9,7 @@ import {
 import { newCommentsLabel } from '../../lib/live-thread.ts';
 import { $commentSort, chooseCommentSort, initCommentSort } from '../../stores/comment-sort.ts';
 import { currentKey, type Post, threads } from '../../stores/comments.ts';
-import { $waiting, keepThreadLive, showWaiting } from '../../stores/live-thread.ts';
+import { $waiting, keepThreadLive, notShown, showWaiting } from '../../stores/live-thread.ts';
 import { commentAnchor } from './CommentItem.tsx';
 import { focusLater } from './focus.ts';
 
@@ -48,7 +48,10 @@ interface Props {
  */
 export function ThreadControls({ post, live, comments }: Props) {
   const sort = useStore($commentSort);
-  const waiting = useStore($waiting, { keys: [String(post.postId)] })[post.postId] ?? [];
+  const waiting = notShown(
+    post.postId,
+    useStore($waiting, { keys: [String(post.postId)] })[post.postId] ?? [],
+  );
   useEffect(() => {
     if (live) initCommentSort();
   }, [live]);
