@@ -5,7 +5,11 @@
 //   2. a heart toggled (PUT, then DELETE) 500 times each: the server's time, p50/p99 (target 5 ms);
 //   3. 1,000 new items matched against 100,000 active saved searches of 20,000 parents
 //      (listingsChanged in one transaction): wall time and the process's peak memory (target 10 s).
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
 import pg from 'pg';
 import { createApp } from '../../api/app.ts';
 import type { Identity } from '../../api/auth/verifier.ts';
@@ -66,6 +70,53 @@ async function insertItems(db: DB, from: number, count: number, stamp: string) {
   }
 }
 
+/** One server on a free port for `fetch`, as api/server.ts serves the app. */
+async function listen(fetch: (request: Request) => Response | Promise<Response>) {
+  return new Promise<{ port: number; close: () => Promise<void> }>((resolve) => {
+    const server = serve({ fetch, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) =>
+      resolve({ port: info.port, close: () => new Promise((done) => server.close(() => done())) }),
+    );
+  });
+}
+
+/** GET / on `port` over a kept-alive connection: the time to the last byte. */
+function timedGet(agent: http.Agent, port: number, headers: Record<string, string>): Promise<number> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = http.get({ host: '127.0.0.1', port, path: '/api/favourites', agent, headers }, (res) => {
+      res.on('data', () => undefined);
+      res.on('end', () =>
+        res.statusCode === 200
+          ? resolve(performance.now() - started)
+          : reject(new Error(`HTTP ${res.statusCode}`)),
+      );
+    });
+    req.on('error', reject);
+  });
+}
+
+/** The list over HTTP and the bare ceiling, a tenth of the requests at a time each, in turns. */
+async function readsOverHttp(fetch: (request: Request) => Response | Promise<Response>, body: Buffer) {
+  const bare = new Hono().get('*', (c) =>
+    c.body(new Uint8Array(body), 200, { 'Content-Type': 'application/json' }),
+  );
+  const servers = [await listen(fetch), await listen(bare.fetch)];
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const headers = { Authorization: 'Bearer bench' };
+  const times = { api: [] as number[], bare: [] as number[] };
+  for (let i = 0; i < 20; i += 1) await timedGet(agent, servers[0]!.port, headers);
+  for (let i = 0; i < 20; i += 1) await timedGet(agent, servers[1]!.port, headers);
+  for (let turn = 0; turn < 10; turn += 1) {
+    for (let i = 0; i < READS / 10; i += 1) times.api.push(await timedGet(agent, servers[0]!.port, headers));
+    for (let i = 0; i < READS / 10; i += 1) times.bare.push(await timedGet(agent, servers[1]!.port, headers));
+  }
+  agent.destroy();
+  await Promise.all(servers.map((s) => s.close()));
+  times.api.sort((a, b) => a - b);
+  times.bare.sort((a, b) => a - b);
+  return { ...times, bytes: body.byteLength };
+}
+
 const say = (what: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${what}\n`);
 
 async function measure(label: string, db: DB): Promise<string[]> {
@@ -119,7 +170,17 @@ async function measure(label: string, db: DB): Promise<string[]> {
   }
   reads.sort((a, b) => a - b);
   lines.push(
-    `| ${label} | GET /api/favourites, ${FAVOURITES} saved (${READS} requests) | p50 ${ms(percentile(reads, 50))} | p99 ${ms(percentile(reads, 99))} |`,
+    `| ${label} | GET /api/favourites, ${FAVOURITES} saved, in process (${READS} app.request calls) | p50 ${ms(percentile(reads, 50))} | p99 ${ms(percentile(reads, 99))} |`,
+  );
+  // As a parent's phone asks: over HTTP through @hono/node-server, as api/server.ts serves it,
+  // in turns with a bare Hono server answering the same bytes from memory (the ceiling).
+  const overHttp = await readsOverHttp(
+    app.fetch,
+    Buffer.from(await (await app.request('/api/favourites', auth)).arrayBuffer()),
+  );
+  lines.push(
+    `| ${label} | GET /api/favourites, ${FAVOURITES} saved, over HTTP (${READS} requests, one at a time) | p50 ${ms(percentile(overHttp.api, 50))} | p99 ${ms(percentile(overHttp.api, 99))} |`,
+    `| ${label} | ceiling: bare Hono answering the same ${mib(overHttp.bytes)} from memory | p50 ${ms(percentile(overHttp.bare, 50))} | p99 ${ms(percentile(overHttp.bare, 99))} |`,
   );
 
   say(`${label}: toggling`);

@@ -1,9 +1,14 @@
 import type { Item } from '../../contract.ts';
-import { type Favourite, FAVOURITES_MAX, type FavouriteState } from '../../contract/favourites.ts';
+import {
+  type Favourite,
+  FAVOURITE_STATES,
+  FAVOURITES_MAX,
+  type FavouriteState,
+} from '../../contract/favourites.ts';
 import { RuleError } from '../../lib/errors.ts';
 import type { DB } from '../database.ts';
 import type { ItemRow } from '../schema.ts';
-import { toItem } from './items.ts';
+import { type ItemFields, toItem } from './items.ts';
 
 // Favourites (docs/product.md, "Favourites and alerts"): the items a parent saved, with the price
 // they had then. Only the parent reads them; nothing counts how many parents saved an item.
@@ -21,16 +26,21 @@ export function favouriteState(
   recalled: boolean,
   priceWhenSaved: string,
 ): { state: FavouriteState; removedForSafety: boolean } {
-  const is = (state: FavouriteState, removedForSafety = false) => ({ state, removedForSafety });
   // A recall comes first: a saved item that sold may be in the parent's home by now.
-  if (recalled) return is('recalled');
-  if (!row) return is('removed');
-  if (row.status === 'sold') return is('sold');
-  if (row.status === 'removed') return is('removed');
-  if (row.screening_state === 'blocked') return is('removed', true);
-  if (row.screening_state !== 'cleared') return is('held');
-  return Number(row.listing_price) === Number(priceWhenSaved) ? is('available') : is('price_changed');
+  if (recalled) return STATES.recalled;
+  if (!row) return STATES.removed;
+  if (row.status === 'sold') return STATES.sold;
+  if (row.status === 'removed') return STATES.removed;
+  if (row.screening_state === 'blocked') return REMOVED_FOR_SAFETY;
+  if (row.screening_state !== 'cleared') return STATES.held;
+  return Number(row.listing_price) === Number(priceWhenSaved) ? STATES.available : STATES.price_changed;
 }
+
+// Made once: the list asks for up to 500 of them a request.
+const STATES = Object.fromEntries(
+  FAVOURITE_STATES.map((state) => [state, Object.freeze({ state, removedForSafety: false })]),
+) as Record<FavouriteState, { state: FavouriteState; removedForSafety: boolean }>;
+const REMOVED_FOR_SAFETY = Object.freeze({ state: 'removed' as const, removedForSafety: true });
 
 /** What the list reads of an item: its state, and what toItem (api/db/queries/items.ts) shows. */
 export const ITEM_COLUMNS = [
@@ -63,42 +73,42 @@ async function recalledOf(db: DB, uid: string): Promise<Set<string>> {
 }
 
 /** A parent's saved items, newest first, each with its state now. */
+/** A left-joined row whose item is there (its columns are NOT NULL in the table). */
+const hasItem = <R extends { item_id: string | null }>(r: R): r is R & ItemFields & StateRow =>
+  r.item_id !== null;
+
 export async function listFavourites(db: DB, uid: string): Promise<Favourite<Item>[]> {
-  const favourites = await db
-    .selectFrom('favourites')
-    .select(['item_id', 'saved_at', 'price_when_saved'])
-    .where('user_uid', '=', uid)
-    .orderBy('saved_at', 'desc')
-    .orderBy('item_id')
+  // One query, and only the columns read below: the item's whole row (screening findings and all)
+  // cost twice as much for a parent with 500 (npm run bench:favourites).
+  const rows = await db
+    .selectFrom('favourites as f')
+    .leftJoin('items as i', 'i.item_id', 'f.item_id')
+    .select(['f.item_id as saved_item_id', 'f.saved_at', 'f.price_when_saved'])
+    .select(ITEM_COLUMNS.map((column) => `i.${column}` as const))
+    .where('f.user_uid', '=', uid)
+    .orderBy('f.saved_at', 'desc')
+    .orderBy('f.item_id')
     .execute();
-  if (favourites.length === 0) return [];
-  // Joined rather than asked for by a list of up to 500 ids, and only the columns read below: the
-  // item's whole row (screening findings and all) cost twice as much for a parent with 500.
-  const rows = new Map(
-    (
-      await db
-        .selectFrom('favourites as f')
-        .innerJoin('items as i', 'i.item_id', 'f.item_id')
-        .select(ITEM_COLUMNS.map((column) => `i.${column}` as const))
-        .where('f.user_uid', '=', uid)
-        .execute()
-    ).map((r) => [r.item_id, r]),
-  );
+  if (rows.length === 0) return [];
   const recalled = await recalledOf(db, uid);
-  return favourites.map((f) => {
-    const row = rows.get(f.item_id);
-    const { state, removedForSafety } = favouriteState(row, recalled.has(f.item_id), f.price_when_saved);
+  return rows.map((r) => {
+    const row = hasItem(r) ? r : undefined;
+    const { state, removedForSafety } = favouriteState(
+      row,
+      recalled.has(r.saved_item_id),
+      r.price_when_saved,
+    );
     // Parents see the item while it is (or was, until sold) on sale; a held, removed or recalled
     // listing is named only.
     const shown = row && (state === 'available' || state === 'price_changed' || state === 'sold');
     return {
-      itemId: f.item_id,
-      savedAt: f.saved_at,
-      priceWhenSaved: f.price_when_saved,
+      itemId: r.saved_item_id,
+      savedAt: r.saved_at,
+      priceWhenSaved: r.price_when_saved,
       state,
       removedForSafety,
       // The columns toItem reads are all in ITEM_COLUMNS (tests/api/favourites.test.ts compares).
-      item: shown ? toItem(row as ItemRow) : null,
+      item: shown ? toItem(row) : null,
       itemName: row?.item_name ?? null,
     };
   });

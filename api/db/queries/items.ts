@@ -12,6 +12,8 @@ const visibleItems = (db: DB) =>
   db.selectFrom('items').where('screening_state', '=', 'cleared').where('status', '=', 'active');
 
 const parseList = (text: string): unknown[] => {
+  // Most listings have no notes: no parse for them (a favourites list reads up to 500).
+  if (text === '[]') return [];
   try {
     const parsed: unknown = JSON.parse(text);
     return Array.isArray(parsed) ? parsed : [];
@@ -23,7 +25,24 @@ const parseList = (text: string): unknown[] => {
 const isCheck = (value: unknown): value is ScreeningCheck =>
   typeof value === 'string' && (SCREENING_CHECKS as readonly string[]).includes(value);
 
-export function toItem(row: ItemRow): Item {
+/** What toItem reads of an item's row. */
+export type ItemFields = Pick<
+  ItemRow,
+  | 'item_id'
+  | 'item_name'
+  | 'category'
+  | 'listing_price'
+  | 'image_url'
+  | 'condition'
+  | 'brand'
+  | 'age_group'
+  | 'checks_ran'
+  | 'safety_notes'
+  | 'checked_at'
+  | 'created_at'
+>;
+
+export function toItem(row: ItemFields): Item {
   return {
     itemId: row.item_id,
     itemName: row.item_name,
