@@ -35,9 +35,10 @@ export interface RunningServer {
   url: string;
   port: number;
   /**
-   * Stops accepting connections (and answers /api/health/ready 503 on those still open), lets
-   * in-flight requests finish, ends open streams, then closes the database once `after` (the
-   * instance's workers stopping) has settled too.
+   * Answers /api/health/ready 503 at once; if a load balancer has been checking it, serves on until
+   * it has been told twice (at most 3 s). Then stops accepting connections, lets in-flight requests
+   * finish, ends open streams, and closes the database once `after` (the instance's workers
+   * stopping) has settled too.
    */
   close: (options?: { after?: Promise<unknown> }) => Promise<void>;
 }
@@ -223,29 +224,34 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
             (closing ??= new Promise<void>((done) => {
               // Load balancers' readiness checks see the stop at once.
               site.health.stop();
-              // Idle keep-alive sockets would hold close() open until they time out (65 s); in-flight
-              // requests still finish. A response can finish just after the client has read it all
-              // (a file is streamed, and its end comes a tick later), leaving its connection idle
-              // but open: so idle connections are closed again until the last one has gone.
-              const closeIdle = () => {
-                if ('closeIdleConnections' in server) server.closeIdleConnections();
-              };
-              const sweep = setInterval(closeIdle, 20);
-              // Open streams never finish by themselves: they end first (pages reconnect elsewhere).
-              const streamsClosed = threads.close();
-              server.close(() => {
-                clearInterval(sweep);
-                // Views (and their counts) still waiting are written before the database closes.
-                void Promise.all([
-                  views.flush(),
-                  viewLimiter.flush(),
-                  streamsClosed,
-                  how.after?.catch(() => undefined),
-                ])
-                  .then(() => options.db.destroy())
-                  .then(done, done);
+              // One that was checking gets the time to take this instance out before the listener
+              // closes: a connection it opened or reused in that moment would be reset, and a
+              // write on it fail (tests/api/load-balancer.test.ts).
+              void site.health.drained().then(() => {
+                // Idle keep-alive sockets would hold close() open until they time out (65 s); in-flight
+                // requests still finish. A response can finish just after the client has read it all
+                // (a file is streamed, and its end comes a tick later), leaving its connection idle
+                // but open: so idle connections are closed again until the last one has gone.
+                const closeIdle = () => {
+                  if ('closeIdleConnections' in server) server.closeIdleConnections();
+                };
+                const sweep = setInterval(closeIdle, 20);
+                // Open streams never finish by themselves: they end first (pages reconnect elsewhere).
+                const streamsClosed = threads.close();
+                server.close(() => {
+                  clearInterval(sweep);
+                  // Views (and their counts) still waiting are written before the database closes.
+                  void Promise.all([
+                    views.flush(),
+                    viewLimiter.flush(),
+                    streamsClosed,
+                    how.after?.catch(() => undefined),
+                  ])
+                    .then(() => options.db.destroy())
+                    .then(done, done);
+                });
+                closeIdle();
               });
-              closeIdle();
             })),
         });
       },

@@ -12,6 +12,13 @@ export const READY_PATH = '/api/health/ready';
 
 /** How long the health report waits for the database before calling it down. */
 const DATABASE_CHECK_MS = 2_000;
+/** A readiness check this recent means a load balancer is watching (HAProxy asks every second). */
+const WATCHED_WITHIN_MS = 5_000;
+/** Not-ready answers after which it has taken the instance out (deploy/haproxy.cfg: fall 2). */
+const CHECKS_TO_LEAVE = 2;
+/** The longest a stop waits for them, and then for the requests sent before the last was read. */
+const DRAIN_MAX_MS = 3_000;
+const DRAIN_GRACE_MS = 100;
 
 export interface HealthReport {
   /** Whether the database answered a trivial query within DATABASE_CHECK_MS. */
@@ -29,6 +36,11 @@ export interface Health {
   fetch: (request: Request) => Promise<Response>;
   /** From now on the instance is not ready (a stop has begun). */
   stop: () => void;
+  /**
+   * After stop(): resolves once a load balancer that was checking readiness has been told "not
+   * ready" often enough to send nothing more (at most DRAIN_MAX_MS), at once if none was checking.
+   */
+  drained: () => Promise<void>;
 }
 
 const json = (body: unknown, status: number) =>
@@ -39,6 +51,9 @@ const json = (body: unknown, status: number) =>
 
 export function createHealth({ db, release }: { db: DB; release: ReleaseSource }): Health {
   let stopping = false;
+  let lastCheck = -Infinity;
+  let toldStopping = 0;
+  let onTold: (() => void) | undefined;
   /** The live release as the instance serves it; a database that cannot answer gives the last known. */
   const live = () => release.current().catch(() => null);
   const database = async (): Promise<'up' | 'down'> => {
@@ -71,6 +86,8 @@ export function createHealth({ db, release }: { db: DB; release: ReleaseSource }
       const served = await live();
       const ready = !stopping && served !== null;
       if (path === READY_PATH) {
+        lastCheck = Date.now();
+        if (stopping && (toldStopping += 1) >= CHECKS_TO_LEAVE) onTold?.();
         const reason = stopping ? 'stopping' : served === null ? 'no live release yet' : null;
         return json(reason ? { ready, reason } : { ready }, ready ? 200 : 503);
       }
@@ -85,5 +102,16 @@ export function createHealth({ db, release }: { db: DB; release: ReleaseSource }
     stop: () => {
       stopping = true;
     },
+    drained: () =>
+      Date.now() - lastCheck > WATCHED_WITHIN_MS
+        ? Promise.resolve()
+        : new Promise((resolve) => {
+            const timer = setTimeout(resolve, DRAIN_MAX_MS);
+            onTold = () => {
+              clearTimeout(timer);
+              setTimeout(resolve, DRAIN_GRACE_MS);
+            };
+            if (toldStopping >= CHECKS_TO_LEAVE) onTold();
+          }),
   };
 }

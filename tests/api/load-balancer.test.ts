@@ -229,9 +229,13 @@ describe.runIf(runHere)('HAProxy in front of two instances on one PostgreSQL', (
       const stopped = servers.get('app2')!;
       const exited = new Promise<number | null>((resolve) => stopped.child.once('exit', resolve));
       phase = 'stopping';
+      // A burst beside the load as the signal goes, so some requests are surely on their way to it.
+      const burst = Array.from({ length: 20 }, (_, i) => send(i % 4 ? 'read' : 'comment'));
+      await sleep(2);
       signalledAt = Date.now();
       stopped.child.kill('SIGTERM');
       stopExit = await exited;
+      await Promise.all(burst);
       const exitedAt = Date.now();
       // Then on the one left, until it has carried a share of its own.
       await until(
