@@ -58,14 +58,8 @@ if (result.shownChanged === 0) {
 } else if (!publish) {
   console.log('Not published (--no-publish): the pages show the change after the next publish.');
 } else {
-  console.log('Publishing so the pages show it …');
-  const { publisherFromEnv } = await import('./lib/publisher.ts');
-  const publisher = publisherFromEnv(db, env);
-  const run = await publisher.finished((await publisher.request('items import')).id);
-  await publisher.idle();
-  ok = run.state === 'succeeded';
-  if (!ok)
-    console.error(`Publish #${run.id} ${run.state}; the listings are in, the pages are not updated yet.`);
+  const { publishImport } = await import('./lib/publisher.ts');
+  ok = await publishImport(db, env, 'items import', 'the listings are in');
 }
 await db.destroy();
 process.exit(ok ? 0 : 1);

@@ -1,6 +1,7 @@
 // npm run publish — sync content/ into the database and publish it as a new release: its site is
 // built into its own folder, then pages and API switch to it together (a running server follows
-// within a second). npm run publish -- --rollback goes back to the previous release.
+// within a second). A running server's warm publisher does the run when one is up (--here: this
+// process does). npm run publish -- --rollback goes back to the previous release.
 import os from 'node:os';
 import { databaseLocation } from '../api/db/database.ts';
 import { prepareDatabase } from '../api/db/prepare.ts';
@@ -27,8 +28,10 @@ const publisher = publisherFromEnv(db, env);
 
 async function publish(): Promise<boolean> {
   if (!process.argv.includes('--rollback')) {
-    const run = await publisher.request('command line');
-    return (await publisher.finished(run.id)).state === 'succeeded';
+    // A running server's publisher builds warm: the run goes to it unless --here says otherwise.
+    if (process.argv.includes('--here'))
+      return (await publisher.finished((await publisher.request('command line')).id)).state === 'succeeded';
+    return (await publisher.publishHere('command line')).run.state === 'succeeded';
   }
   try {
     await publisher.rollback({ uid: null, name: `command line (${os.userInfo().username})` }, null);

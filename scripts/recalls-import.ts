@@ -42,16 +42,8 @@ if (result.added + result.updated === 0) {
 } else if (!publish) {
   console.log('Not published (--no-publish): the pages show the change after the next publish.');
 } else {
-  console.log('Publishing so the pages show it …');
-  const { publisherFromEnv } = await import('./lib/publisher.ts');
-  const publisher = publisherFromEnv(db, env);
-  const run = await publisher.finished((await publisher.request('recall import')).id);
-  await publisher.idle();
-  ok = run.state === 'succeeded';
-  if (!ok)
-    console.error(
-      `Publish #${run.id} ${run.state}; the recall data is imported, the pages are not updated yet.`,
-    );
+  const { publishImport } = await import('./lib/publisher.ts');
+  ok = await publishImport(db, env, 'recall import', 'the recall data is imported');
 }
 await db.destroy();
 process.exit(ok ? 0 : 1);

@@ -130,6 +130,8 @@ const server = await startServer({
 // Every instance ticks; only the one holding the publish lock acts. A tick also picks up runs that
 // a stopped instance left queued. PUBLISH_TICK_SECONDS shortens it (the studio's end-to-end test).
 void publisher.tick();
+// `npm run publish` (and the imports) hand their runs to this warm publisher while it is up.
+publisher.keepWarm();
 const scheduleTimer = setInterval(() => void publisher.tick(), env.PUBLISH_TICK_SECONDS * 1000);
 scheduleTimer.unref();
 deliveries.start();

@@ -16,6 +16,7 @@ import * as publishProgress from './migrations/2026-12-01-001-publish-progress.t
 import * as listingScreening from './migrations/2026-12-02-001-listing-screening.ts';
 import * as favourites from './migrations/2026-12-02-002-favourites.ts';
 import * as threadEvents from './migrations/2026-12-02-003-thread-events.ts';
+import * as warmPublishers from './migrations/2026-12-03-001-warm-publishers.ts';
 
 // Migrations are listed here rather than read from disk so the same code runs under tsx,
 // Vitest and Astro's bundled build.
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-02-001-listing-screening': listingScreening,
   '2026-12-02-002-favourites': favourites,
   '2026-12-02-003-thread-events': threadEvents,
+  '2026-12-03-001-warm-publishers': warmPublishers,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -35,6 +35,7 @@ export interface Database {
   release_post_categories: ReleasePostCategoriesTable;
   site_state: SiteStateTable;
   publish_lock: PublishLockTable;
+  warm_publishers: WarmPublishersTable;
   rate_limits: RateLimitsTable;
   revoked_sign_ins: RevokedSignInsTable;
   listing_photos: ListingPhotosTable;
@@ -430,6 +431,11 @@ export interface SiteStateTable {
 }
 
 /** One row (lock_id 1): who may build, until when. */
+export interface WarmPublishersTable {
+  instance: string;
+  seen_until: string;
+}
+
 export interface PublishLockTable {
   lock_id: number;
   holder: string | null;

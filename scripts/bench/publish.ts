@@ -21,9 +21,9 @@ import { migrateToLatest } from '../../api/db/migrate.ts';
 import { liveRelease } from '../../api/db/queries/releases.ts';
 import { liveReleaseSource } from '../../api/lib/live-release.ts';
 import { startServer } from '../../api/server.ts';
-import { type BuildOptions, type BuiltSite, buildSite } from '../lib/build.ts';
+import type { BuildOptions, BuiltSite } from '../lib/build.ts';
+import { createBuildThread } from '../lib/build-thread.ts';
 import { createPublisher, type Publisher } from '../lib/publisher.ts';
-import { createSiteRenderer } from '../lib/site-renderer.ts';
 import { parseShards, SEARCH_DIR, SEARCH_SHARDS_FILE } from '../../src/lib/search-shards.ts';
 import { tempDir } from '../lib/temp.ts';
 import { generateContent } from './generate-posts.ts';
@@ -385,8 +385,9 @@ async function benchSize(count: number, result: SizeResult): Promise<void> {
     const buildEnv = { ...process.env, ...SQLITE_ONLY, DATABASE_PATH: dbFile, CONTENT_DIR: content };
 
     let last: Build | null = null;
-    // As the server's publisher does: publishes after the first reuse its bundle (decision 020).
-    const renderer = createSiteRenderer();
+    // As the server's publisher does: in a thread of its own, and publishes after the first reuse
+    // its bundle (decision 020).
+    const thread = createBuildThread();
     // The real build, with its answer and the peak memory of this process tree while it runs.
     const measuredBuild = async (site: string, env: NodeJS.ProcessEnv, options: BuildOptions) => {
       last = null;
@@ -395,9 +396,8 @@ async function benchSize(count: number, result: SizeResult): Promise<void> {
       const stop = trackPeakMemory(process.pid);
       let built: BuiltSite | undefined;
       try {
-        built = await buildSite(site, env, {
+        built = await thread.build(site, env, {
           ...options,
-          renderer,
           onProgress: (progress) => {
             phaseAt[progress.phase] ??= Date.now();
             options.onProgress?.(progress);
@@ -513,7 +513,7 @@ async function benchSize(count: number, result: SizeResult): Promise<void> {
       await publisher.idle();
       // Closes the database too.
       await server.close();
-      await renderer.close();
+      await thread.close();
     }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

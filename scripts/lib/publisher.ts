@@ -12,6 +12,9 @@ import { loadContent } from '../../api/db/content.ts';
 import type { DB } from '../../api/db/database.ts';
 import {
   acquirePublishLock,
+  findWarmPublisher,
+  forgetWarmPublisher,
+  markWarmPublisher,
   releasePublishLock,
   renewPublishLock,
 } from '../../api/db/queries/publish-lock.ts';
@@ -33,8 +36,8 @@ import {
 import type { ReleaseRow } from '../../api/db/schema.ts';
 import { syncContent } from '../../api/db/sync.ts';
 import type { PublishService } from '../../api/types.ts';
-import { buildSite, type BuildOptions } from './build.ts';
-import { createSiteRenderer } from './site-renderer.ts';
+import type { BuildOptions } from './build.ts';
+import { createBuildThread } from './build-thread.ts';
 import { discardBuild, prepareSiteDir, pruneBuilds } from './site-dir.ts';
 
 export interface PublisherOptions {
@@ -78,11 +81,24 @@ export interface Publisher extends PublishService {
   idle: () => Promise<void>;
   /** Waits until a run has finished, on whichever instance runs it. */
   finished: (id: number) => Promise<PublishRun>;
+  /**
+   * A running server's: says every few seconds that this publisher is up, and runs a run queued
+   * anywhere within a second (the command line hands its runs to it). Ends with close().
+   */
+  keepWarm: () => void;
+  /**
+   * The command line's publish: handed to a running server's warm publisher when one is up (its
+   * process and build are warm: seconds, not a cold start), else run here. `handedTo` names it.
+   */
+  publishHere: (trigger: string) => Promise<{ run: PublishRun; handedTo: string | null }>;
   /** Stops the build kept warm between publishes (it also stops by itself when idle or orphaned). */
   close: () => Promise<void>;
 }
 
 const FINISHED = new Set<PublishRun['state']>(['succeeded', 'failed', 'rolled_back', 'retired']);
+/** How often a warm publisher looks for a queued run, and how often it says it is up. */
+const WARM_WATCH_MS = 1_000;
+const WARM_MARK_MS = 5_000;
 
 /**
  * The publishing pipeline (docs/decisions/010): sync content/ into the database, snapshot the
@@ -94,12 +110,10 @@ export function createPublisher(options: PublisherOptions): Publisher {
   const { db, siteDir } = options;
   const now = options.now ?? (() => new Date());
   const log = options.log ?? ((line: string) => console.log(line));
-  // Publishes after the first render with the bundle it made while the code stays the same.
-  const renderer = options.build ? null : createSiteRenderer();
-  const build =
-    options.build ??
-    ((outDir: string, env: NodeJS.ProcessEnv, buildOptions: BuildOptions) =>
-      buildSite(outDir, env, { ...buildOptions, renderer: renderer ?? undefined }));
+  // Builds in a thread of their own, off the one that answers readers; publishes after the first
+  // render with the bundle it made while the code stays the same.
+  const thread = options.build ? null : createBuildThread();
+  const build = options.build ?? thread!.build;
   const leaseMs = options.leaseMs ?? 60_000;
   const pollMs = options.pollMs ?? 500;
   const instance = options.instance ?? `${os.hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
@@ -108,6 +122,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
 
   let pass: Promise<void> | null = null;
   let lockLost = false;
+  let warmTimer: ReturnType<typeof setInterval> | null = null;
 
   /**
    * Reports a run's progress: on its row (so /admin and the studio on every instance show it) at
@@ -264,7 +279,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
     return pass;
   }
 
-  return {
+  const publisher: Publisher = {
     async request(trigger) {
       const run = await enqueueRelease(db, trigger, now());
       void drain();
@@ -284,7 +299,55 @@ export function createPublisher(options: PublisherOptions): Publisher {
       while (pass) await pass;
     },
     async close() {
-      await renderer?.close();
+      if (warmTimer) {
+        clearInterval(warmTimer);
+        warmTimer = null;
+        await forgetWarmPublisher(db, instance, now()).catch(() => undefined);
+      }
+      await thread?.close();
+    },
+
+    keepWarm() {
+      if (warmTimer) return;
+      let beats = 0;
+      const beat = () => {
+        // Up for three beats of WARM_MARK_MS: a stopped server is passed over within seconds.
+        if (beats++ % (WARM_MARK_MS / WARM_WATCH_MS) === 0)
+          void markWarmPublisher(db, instance, new Date(now().getTime() + 3 * WARM_MARK_MS)).catch(
+            () => undefined,
+          );
+        void hasQueuedRelease(db)
+          .then((queued) => (queued ? drain() : undefined))
+          .catch(() => undefined);
+      };
+      beat();
+      warmTimer = setInterval(beat, WARM_WATCH_MS);
+      warmTimer.unref();
+    },
+
+    async publishHere(trigger) {
+      const warm = await findWarmPublisher(db, now());
+      if (!warm)
+        return { run: await publisher.finished((await publisher.request(trigger)).id), handedTo: null };
+      const { id } = await enqueueRelease(db, trigger, now());
+      log(`Publish #${id}: handed to the running server's publisher (${warm}) …`);
+      let said: string | null = null;
+      for (;;) {
+        const run = await findRun(db, id);
+        if (!run) throw new Error(`There is no publish run #${id}.`);
+        if (FINISHED.has(run.state)) {
+          log(
+            `Publish #${id}: ${run.state === 'succeeded' ? `live in ${((run.durationMs ?? 0) / 1000).toFixed(1)} s` : run.state}.`,
+          );
+          return { run, handedTo: warm };
+        }
+        const phase = run.progress ? PUBLISH_PHASE_LABELS[run.progress.phase] : null;
+        if (phase && phase !== said) log(`Publish #${id}: ${(said = phase)} …`);
+        // The server stopped before it took the run: this process runs it after all.
+        if (run.state === 'queued' && !(await findWarmPublisher(db, now())))
+          return { run: await publisher.finished(id), handedTo: null };
+        await new Promise((resolve) => setTimeout(resolve, pollMs));
+      }
     },
 
     async finished(id) {
@@ -298,6 +361,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
       }
     },
   };
+  return publisher;
 }
 
 /** The publisher of `npm start`, `npm run publish` and `npm run build`, configured from the environment. */
@@ -310,6 +374,21 @@ export function publisherFromEnv(db: DB, env: Env, more: Pick<PublisherOptions, 
     hookUrl: env.PUBLISH_HOOK_URL,
     ...more,
   });
+}
+
+/**
+ * An import's publish (npm run items:import, recalls:import), so the pages show what it changed:
+ * handed to a running server's warm publisher when one is up. `kept` says what stays either way.
+ */
+export async function publishImport(db: DB, env: Env, trigger: string, kept: string): Promise<boolean> {
+  console.log('Publishing so the pages show it …');
+  const publisher = publisherFromEnv(db, env);
+  const { run } = await publisher.publishHere(trigger);
+  await publisher.idle();
+  await publisher.close();
+  const ok = run.state === 'succeeded';
+  if (!ok) console.error(`Publish #${run.id} ${run.state}; ${kept}, the pages are not updated yet.`);
+  return ok;
 }
 
 /** What the build hook gets: which release is live now, and why. */

@@ -220,6 +220,35 @@ describe('the publisher', () => {
     expect(fs.readdirSync(siteDir).sort()).toEqual([String(running.id), String(onB.id)]);
   });
 
+  it("hands a command-line publish to a running server's warm publisher, and runs it itself once none is up", async () => {
+    const { file, contentDir, siteDir } = await setup([{ slug: 'first' }]);
+    const serverBuilds = gatedBuild(connect(file));
+    const server = instance(file, { contentDir, siteDir, build: serverBuilds.build });
+    stops.push(() => server.publisher.close());
+    server.publisher.keepWarm();
+    const cliBuilds = gatedBuild(connect(file));
+    const lines: string[] = [];
+    const cli = instance(file, { contentDir, siteDir, build: cliBuilds.build, log: (l) => lines.push(l) });
+
+    const handed = cli.publisher.publishHere('command line');
+    // The server looks for queued runs every second: it takes this one.
+    await serverBuilds.started(1);
+    serverBuilds.builds[0]!.finish();
+    const first = await handed;
+    expect(first.run).toMatchObject({ trigger: 'command line', state: 'succeeded', live: true });
+    expect(first.handedTo).not.toBeNull();
+    expect(cliBuilds.builds).toHaveLength(0);
+    expect(lines.join('\n')).toContain(`handed to the running server's publisher (${first.handedTo})`);
+
+    // The server stops: the next command-line publish runs where it was asked.
+    await server.publisher.close();
+    const here = cli.publisher.publishHere('command line, no server');
+    await cliBuilds.started(1);
+    cliBuilds.builds[0]!.finish();
+    expect(await here).toMatchObject({ run: { state: 'succeeded', live: true }, handedTo: null });
+    expect(serverBuilds.builds).toHaveLength(1);
+  });
+
   it('changes neither the API nor the pages when a build fails, and names a broken post', async () => {
     const { file, contentDir, siteDir } = await setup([{ slug: 'first' }]);
     const gate = gatedBuild(connect(file));

@@ -43,3 +43,35 @@ export async function releasePublishLock(db: DB, holder: string): Promise<void> 
     .where('holder', '=', holder)
     .execute();
 }
+
+// Warm publishers (docs/decisions/030-the-command-line-hands-over-a-publish.md): running servers
+// say they are up; the command line hands its run to one of them.
+
+/** Says this instance's publisher is up until `until`. */
+export async function markWarmPublisher(db: DB, instance: string, until: Date): Promise<void> {
+  await db
+    .insertInto('warm_publishers')
+    .values({ instance, seen_until: until.toISOString() })
+    .onConflict((oc) => oc.column('instance').doUpdateSet({ seen_until: until.toISOString() }))
+    .execute();
+}
+
+/** Forgets an instance that stops (and any whose time ran out long ago). */
+export async function forgetWarmPublisher(db: DB, instance: string, now: Date): Promise<void> {
+  await db
+    .deleteFrom('warm_publishers')
+    .where((eb) => eb.or([eb('instance', '=', instance), eb('seen_until', '<', now.toISOString())]))
+    .execute();
+}
+
+/** A running server's publisher that is up now, or null. */
+export async function findWarmPublisher(db: DB, now: Date): Promise<string | null> {
+  const row = await db
+    .selectFrom('warm_publishers')
+    .select('instance')
+    .where('seen_until', '>', now.toISOString())
+    .orderBy('seen_until', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.instance ?? null;
+}

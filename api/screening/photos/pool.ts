@@ -3,10 +3,8 @@
 // or takes too long on a photo is ended and replaced; that photo's promise rejects with
 // PhotoAnalysisFailed, and the caller holds the listing with its words. Workers start on the first
 // photo, and an idle pool keeps no process alive.
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startTsWorker } from '../../node/ts-worker.ts';
 import type { PhotoAnalysis } from './analyse.ts';
 
 /** The longest one photo may take in a worker (about 0.6 s is usual on one core). */
@@ -75,27 +73,8 @@ interface Slot {
   broken: string | null;
 }
 
-const WORKER_URL = new URL('./worker.ts', import.meta.url).href;
-
-/**
- * The worker is TypeScript, run as the server is, through tsx. tsx's loader (`--import tsx`, as
- * `tsx script.ts` passes it) registers itself on the main thread only, and Vitest runs TypeScript
- * its own way in its own process, so each thread registers tsx itself before it loads worker.ts:
- * the same under npm start, the benches and the tests. The thread needs none of the process's flags.
- */
-function workerBootstrap(): string {
-  const tsx = tsxEsmApi().href;
-  return `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(WORKER_URL)}); });`;
-}
-
-/** tsx's ESM API (`import('tsx/esm/api')`), found through its package's exports from this file. */
-function tsxEsmApi(): URL {
-  const manifest = createRequire(import.meta.url).resolve('tsx/package.json');
-  const { exports } = JSON.parse(fs.readFileSync(manifest, 'utf8')) as {
-    exports: { './esm/api': { import: { default: string } } };
-  };
-  return new URL(exports['./esm/api'].import.default, pathToFileURL(manifest));
-}
+// TypeScript, run through tsx in its thread (api/node/ts-worker.ts).
+const WORKER_URL = new URL('./worker.ts', import.meta.url);
 
 export function createPhotoAnalyser(options: PhotoAnalyserOptions = {}): PhotoAnalyser {
   const size = Math.max(1, Math.floor(options.workers ?? 1));
@@ -107,7 +86,7 @@ export function createPhotoAnalyser(options: PhotoAnalyserOptions = {}): PhotoAn
   let startFailures = 0;
 
   function spawn(): void {
-    const worker = new Worker(workerBootstrap(), { eval: true, execArgv: [] });
+    const worker = startTsWorker(WORKER_URL);
     const slot: Slot = { worker, ready: false, job: null, timer: null, broken: null };
     slots.add(slot);
     // Ref'd only while it has a photo: an idle pool does not keep the process alive.
