@@ -69,6 +69,11 @@ export interface PublisherOptions {
   pollMs?: number;
   /** This instance's name in the lock and on its runs. */
   instance?: string;
+  /**
+   * Awaited as a run enters syncing and switching (the build reports its own phases): the killed-
+   * publish test's publisher stops for good in one of them (tests/helpers/killable-publisher.ts).
+   */
+  atPhase?: (phase: 'syncing' | 'switching') => Promise<void>;
 }
 
 export interface Publisher extends PublishService {
@@ -174,6 +179,8 @@ export function createPublisher(options: PublisherOptions): Publisher {
     const progress = progressReporter(id);
     progress.report({ phase: 'syncing', done: 0, total: null, incremental: null });
     try {
+      await progress.settled();
+      await options.atPhase?.('syncing');
       const synced = await syncContent(db, loadContent(options.contentDir), now());
       // A file whose post is edited in the studio is left alone (docs/decisions/018); say which.
       const skipped =
@@ -199,6 +206,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
       );
       progress.report({ phase: 'switching', done: 0, total: null, incremental: null });
       await progress.settled();
+      await options.atPhase?.('switching');
       await db.transaction().execute(async (trx) => {
         // Switch only while the lock is still ours: an instance that took it over after our lease ran
         // out has marked this run abandoned and may be building a newer release.

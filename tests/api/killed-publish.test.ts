@@ -1,5 +1,5 @@
-// A publish killed with SIGKILL in each phase of its build (rendering, indexing, compressing: the
-// run's releases.progress says which), by a real publisher process (tests/helpers/killable-publisher.ts):
+// A publish killed with SIGKILL in each phase (syncing, rendering, indexing, compressing, switching:
+// the run's releases.progress says which), by a real publisher process (tests/helpers/killable-publisher.ts):
 // the live release stays live and whole, the next run takes over once the dead one's lease is out,
 // marks it failed and removes its half-built folder, and the last run goes live.
 import { spawn } from 'node:child_process';
@@ -13,7 +13,7 @@ import { tempDir } from '../../scripts/lib/temp.ts';
 import { CONTENT_DIR, onPostgres } from '../helpers/test-db.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const PHASES = ['rendering', 'indexing', 'compressing'] as const;
+const PHASES = ['syncing', 'rendering', 'indexing', 'compressing', 'switching'] as const;
 
 describe.runIf(!onPostgres())('a publish killed in each phase', () => {
   const children: ReturnType<typeof spawn>[] = [];
@@ -47,6 +47,7 @@ describe.runIf(!onPostgres())('a publish killed in each phase', () => {
       const liveFiles = () => fs.readdirSync(path.join(siteDir, live.folder)).sort();
       const whole = liveFiles();
       const dead: string[] = [];
+      const deadRuns: number[] = [];
       for (const phase of PHASES) {
         const child = spawn(
           process.execPath,
@@ -83,13 +84,16 @@ describe.runIf(!onPostgres())('a publish killed in each phase', () => {
               ).progress,
           )
           .toContain(phase);
-        // The previous dead run's folder is gone: this run's publisher took over and removed it.
+        // The previous dead runs' folders are gone: this run's publisher took over and removed them.
         for (const folder of dead) expect(fs.existsSync(path.join(siteDir, folder))).toBe(false);
-        expect(fs.existsSync(path.join(siteDir, run.folder!))).toBe(true);
+        // A run syncing has no folder yet; from its snapshot on, it has one.
+        if (phase === 'syncing') expect(run.folder).toBeNull();
+        else expect(fs.existsSync(path.join(siteDir, run.folder!))).toBe(true);
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGKILL');
         await exited;
-        dead.push(run.folder!);
+        deadRuns.push(run.release_id);
+        if (run.folder) dead.push(run.folder);
         // Readers see nothing of it.
         expect((await liveRelease(db))!.id).toBe(live.id);
         expect(liveFiles()).toEqual(whole);
@@ -98,8 +102,12 @@ describe.runIf(!onPostgres())('a publish killed in each phase', () => {
       const next = await publisher.finished((await publisher.request('after the kills')).id);
       expect(next.state).toBe('succeeded');
       for (const folder of dead) expect(fs.existsSync(path.join(siteDir, folder))).toBe(false);
-      const failed = await db.selectFrom('releases').select('state').where('folder', 'in', dead).execute();
-      expect(failed.map((row) => row.state)).toEqual(['failed', 'failed', 'failed']);
+      const failed = await db
+        .selectFrom('releases')
+        .select('state')
+        .where('release_id', 'in', deadRuns)
+        .execute();
+      expect(failed.map((row) => row.state)).toEqual(PHASES.map(() => 'failed'));
       expect((await liveRelease(db))!.id).toBeGreaterThan(live.id);
       console.log(
         `killed publish: ${PHASES.length} runs killed (${PHASES.join(', ')}), 0 reader-visible changes, dead folders removed, next run succeeded`,

@@ -18,17 +18,22 @@ const publisher = createPublisher({
   log: () => {},
   leaseMs: 1_000,
   progressEveryMs: 0,
+  atPhase: (phase) => hang(phase),
   build: async (outDir, env, { onProgress }) => {
     fs.mkdirSync(outDir, { recursive: true });
     for (const phase of ['rendering', 'indexing', 'compressing'] as const) {
       onProgress?.({ phase, done: 0, total: null, incremental: false });
       fs.writeFileSync(path.join(outDir, `${phase}.html`), `<p>${phase} of ${env.NESTLING_RELEASE_ID}</p>`);
-      if (phase === hangAt) {
-        console.log(`hanging at ${phase}`);
-        await new Promise(() => {});
-      }
+      await hang(phase);
     }
     fs.writeFileSync(path.join(outDir, 'index.html'), `<h1>Release ${env.NESTLING_RELEASE_ID}</h1>`);
   },
 });
+
+/** Stops for good in the phase given (the test kills the process there). */
+async function hang(phase: string): Promise<void> {
+  if (phase !== hangAt) return;
+  console.log(`hanging at ${phase}`);
+  await new Promise(() => {});
+}
 await publisher.finished((await publisher.request('killable')).id);
