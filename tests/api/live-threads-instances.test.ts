@@ -1,7 +1,8 @@
 // Live threads across two instances of the real server on one PostgreSQL database, each with its
 // own pool and its own listening connection, as scripts/start.ts wires them: a comment written
 // through one reaches a stream open on the other, and so does a moderator's removal; a listener
-// whose connection is cut reconnects by itself and catches up, each change once.
+// whose connection is cut reconnects by itself and catches up, each change once; after an outage
+// of every connection, open streams go on and a page that reconnects resumes, each comment once.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { CommentPosted, Reply } from '../../api/contract.ts';
@@ -20,8 +21,13 @@ let location: string;
 let db: DB;
 let postId: number;
 
+/** The instances' own connections carry this name, so a test can cut them and no others. */
+const INSTANCE_NAME = 'nestling-test-instance';
+
 function instance(): Promise<RunningServer> {
-  const own = openDatabase(location);
+  const url = new URL(location);
+  url.searchParams.set('application_name', INSTANCE_NAME);
+  const own = openDatabase(url.href);
   return startServer({
     db: own,
     siteDir: tempDir('nestling-empty-site-'),
@@ -66,7 +72,8 @@ async function openStream(server: RunningServer, lastEventId?: number) {
       if (event === 'change') return JSON.parse(data) as ThreadChange<Reply>;
     }
   };
-  expect((await next()).event).toBe('ready');
+  // A resumed stream sends what the page missed before its `ready`.
+  if (lastEventId === undefined) expect((await next()).event).toBe('ready');
   return { change, close: () => reader.cancel() };
 }
 
@@ -154,5 +161,51 @@ describe.runIf(onPostgres())('live threads on two instances of one PostgreSQL da
     const third = await comment(a, ben, 'After the reconnect');
     expect(await onB.change()).toMatchObject({ comment: { comment_id: third.comment_id } });
     await onB.close();
+  });
+
+  it('resumes every stream from its last change after the instances lose every database connection', async () => {
+    const [a, b] = servers as [RunningServer, RunningServer];
+    const kept = await openStream(b);
+    const page = await openStream(b);
+    const cy = await parent('Cy');
+    const before = await comment(a, cy, 'Before the outage');
+    expect(await kept.change()).toMatchObject({ comment: { comment_id: before.comment_id } });
+    const last = await page.change();
+    expect(last).toMatchObject({ comment: { comment_id: before.comment_id } });
+    // One page loses its connection to b; then both instances lose all of theirs to the database
+    // (pools and listeners), as in a restart of PostgreSQL.
+    await page.close();
+    const cut = await sql`select pg_terminate_backend(pid) from pg_stat_activity
+      where datname = current_database() and application_name in (${INSTANCE_NAME}, ${LISTENER_NAME})`.execute(
+      db,
+    );
+    expect(cut.rows.length).toBeGreaterThan(2);
+    // Back once both listeners are (their pools reconnect on their next query).
+    const listening = async () =>
+      (
+        await sql`select pid from pg_stat_activity
+          where application_name = ${LISTENER_NAME} and datname = current_database()
+            and query ilike 'LISTEN%'`.execute(db)
+      ).rows.length;
+    while ((await listening()) < 2) await new Promise((resolve) => setTimeout(resolve, 100));
+
+    const during = [await comment(a, cy, 'While the page was away'), await comment(a, cy, 'And another')];
+    // The page comes back to b from the last change it saw: what it missed, once.
+    const resumed = await openStream(b, last.id);
+    const after = await comment(a, cy, 'After the page came back');
+    // One change at a time: a stream is read in order.
+    const ids = async (stream: { change: () => Promise<ThreadChange<Reply>> }) => {
+      const seen: number[] = [];
+      for (let i = 0; i < 3; i += 1) {
+        const c = await stream.change();
+        seen.push(c.kind === 'comment' ? c.comment.comment_id : 0);
+      }
+      return seen;
+    };
+    const expected = [...during, after].map((c) => c.comment_id);
+    expect(await ids(resumed)).toEqual(expected);
+    expect(await ids(kept)).toEqual(expected);
+    await resumed.close();
+    await kept.close();
   });
 });

@@ -1,7 +1,8 @@
 // Live threads (docs/product.md, "Comments"; docs/decisions/026-live-threads.md) through the real
 // app over a real database, with parents from the real Auth emulator: a thread's stream gets new
 // comments, replies, likes, edits, removals and deletions; a page resumes after the last change it
-// saw, each change once; the polling fallback; 404s; the three orders with their pages.
+// saw, each change once; the polling fallback; heartbeats; 404s (a missing post, a withdrawn one);
+// the three orders with their pages.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Comment, CommentPosted, Reply } from '../../api/contract.ts';
 import {
@@ -9,10 +10,11 @@ import {
   type ThreadChange,
   type ThreadChanges,
 } from '../../api/contract/live-threads.ts';
+import { liveReleaseSource } from '../../api/lib/live-release.ts';
 import { createThreadHub, type ThreadHub } from '../../api/lib/thread-events.ts';
 import { createRateLimiter } from '../../api/middleware/rate-limit.ts';
 import { call, emulatorVerifier, expectJson, newParent, type Parent } from '../helpers/parents.ts';
-import { createTestApp } from '../helpers/test-db.ts';
+import { createTestApp, releaseNow } from '../helpers/test-db.ts';
 
 type Setup = Awaited<ReturnType<typeof createTestApp>>;
 let app: Setup['app'];
@@ -32,6 +34,8 @@ beforeAll(async () => {
       commentLimiter: generous('comments'),
       writeLimiter: generous('writes'),
       threads: hub,
+      // The live release read at every request: a withdrawal is live as soon as its release is.
+      release: liveReleaseSource(db, { ttlMs: 0 }),
     };
   }));
   const posts = await expectJson<{ postId: number }[]>(app.request('/api/blog/posts'), 200);
@@ -225,6 +229,44 @@ describe('a thread stream', () => {
     const bad = await app.request(`/api/blog/posts/${postId}/comments/changes?after=soon`);
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: string }).error).toMatch(/^after: /);
+  });
+
+  it('is a 404 for a post withdrawn in the studio, once the release without it is live', async () => {
+    const posts = await expectJson<{ postId: number }[]>(app.request('/api/blog/posts'), 200);
+    // Not the thread the other tests write to.
+    const withdrawn = posts.findLast((p) => p.postId !== postId)!.postId;
+    const open = await openStream({ post: withdrawn });
+    expect((await open.next()).event).toBe('ready');
+    await open.close();
+
+    const eda = await newParent(app, db, 'Eda', 'editor');
+    await expectJson(call(app, 'POST', `/api/studio/posts/${withdrawn}/withdraw`, { token: eda.token }), 202);
+    await releaseNow(db);
+    for (const path of [
+      `/api/blog/posts/${withdrawn}/comments/stream`,
+      `/api/blog/posts/${withdrawn}/comments/changes?after=0`,
+    ]) {
+      const res = await app.request(path);
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual({ error: 'Post not found' });
+    }
+  });
+
+  it('sends heartbeats, comment lines a page ignores, to an open stream', async () => {
+    const beating = createThreadHub({ db, heartbeatMs: 5 });
+    const reader = (await beating.open(postId, null)).getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    // After `retry` and `ready`, a heartbeat: a line of its own that starts with a colon.
+    while (!/(^|\n\n): \n\n/.test(text)) {
+      const { value, done } = await reader.read();
+      expect(done).toBe(false);
+      text += decoder.decode(value, { stream: true });
+    }
+    expect(text).toMatch(/event: ready\n/);
+    expect(beating.stats().streams).toBe(1);
+    await reader.cancel();
+    await beating.close();
   });
 
   it('drops a reader who never reads, with what waited for them', async () => {
