@@ -1,13 +1,18 @@
 // npm run bench:streams — live threads under load (docs/benchmarks.md, "Live thread streams"):
 // 2,000 open thread streams on one instance over SQLite, then 1,000 on each of two instances on
-// one PostgreSQL; comments are written through the API (signed in against the Auth emulator) and
+// one PostgreSQL. Comments are written through the API (signed in against the Auth emulator) and
 // the time until each comment has reached every open stream is recorded: p50, p99 and the worst,
-// with the server's memory per open stream. The servers are child processes (the real
-// startServer with the API only), so the load generator's memory and CPU are not theirs.
+// with the server's memory per open stream. Then, on the same servers in the same run, the reader
+// mix of npm run bench:api and comment writes at full speed (autocannon), each measured without
+// streams, with the streams open, and without them again. The servers and the stream clients are
+// child processes (the real startServer with the API only), so the load generator's memory and
+// CPU are not theirs, and autocannon's timing does not wait on the streams' parsing.
 import { type ChildProcess, fork } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
+import type autocannon from 'autocannon';
 import { createFirebaseVerifier } from '../../api/auth/verifier.ts';
 import { isPostgresUrl } from '../../api/db/dialect.ts';
 import { prepareDatabase } from '../../api/db/prepare.ts';
@@ -19,19 +24,50 @@ import {
 } from '../../api/db/queries/releases.ts';
 import { createThreadHub } from '../../api/lib/thread-events.ts';
 import { createRateLimiters } from '../../api/middleware/rate-limit.ts';
+import { READ_CACHE_MS, readCache } from '../../api/middleware/read-cache.ts';
 import { startServer } from '../../api/server.ts';
-import { createEmulatorUser, EMULATOR_PROJECT_ID, startAuthEmulator } from '../lib/auth-emulator.ts';
+import {
+  createEmulatorUser,
+  EMULATOR_PROJECT_ID,
+  type EmulatorUser,
+  startAuthEmulator,
+} from '../lib/auth-emulator.ts';
 import { startCluster } from '../lib/postgres-cluster.ts';
 import { tempDir } from '../lib/temp.ts';
+import {
+  BROWSER_HEADERS,
+  CONNECTIONS,
+  DURATION,
+  type Figure,
+  fromManyAddresses,
+  measure,
+  warmUp,
+} from './api-load.ts';
 import { machine, mib } from './lib.ts';
 
 const COMMENTS = Number(process.env.BENCH_STREAM_COMMENTS ?? 20);
 const GAP_MS = 250;
+/** Each load figure (without streams, with them, without again): half of BENCH_SECONDS. */
+const TURN = Math.max(2, DURATION / 2);
+/** As in npm run bench:api: a reader's connection carries ten post visits, then a new reader comes. */
+const REQUESTS_PER_READER = 100;
+const BEACON_HEADERS = { ...BROWSER_HEADERS, 'content-type': 'application/json', 'content-length': '0' };
+
+/** Wall-clock milliseconds with sub-millisecond precision, comparable between processes. */
+const clock = () => performance.timeOrigin + performance.now();
 
 interface Instance {
   url: string;
   child: ChildProcess;
   stats: () => Promise<{ streams: number; rss: number }>;
+}
+
+/** Sends a message to a child and waits for its answer (one request at a time per child). */
+function ask<T>(child: ChildProcess, message: unknown): Promise<T> {
+  return new Promise((resolve) => {
+    child.once('message', (m) => resolve(m as T));
+    child.send(message as string);
+  });
 }
 
 async function startInstance(location: string, env: NodeJS.ProcessEnv): Promise<Instance> {
@@ -44,100 +80,115 @@ async function startInstance(location: string, env: NodeJS.ProcessEnv): Promise<
     child.once('message', (m) => resolve((m as { url: string }).url));
     child.once('exit', (code) => reject(new Error(`the server exited (${code})`)));
   });
-  const stats = () =>
-    new Promise<{ streams: number; rss: number }>((resolve) => {
-      child.once('message', (m) => resolve(m as { streams: number; rss: number }));
-      child.send('stats');
-    });
-  return { url, child, stats };
+  return { url, child, stats: () => ask(child, 'stats') };
+}
+
+interface Posts {
+  /** The post whose streams are open and whose thread the comments go to. */
+  streamed: { post_id: number; slug: string };
+  /** The reader mix's nine posts, the streamed one first. */
+  mix: { post_id: number; slug: string }[];
 }
 
 /** A live database: migrated, seeded from content/ and released now (API only, no pages built). */
-async function releasedDatabase(location: string): Promise<number> {
+async function releasedDatabase(location: string): Promise<Posts> {
   const { db } = await prepareDatabase(location, 'content', { sampleRecalls: false });
   const now = new Date();
   const { id } = await enqueueRelease(db, 'bench', now);
   await claimQueuedRelease(db, 'bench', now);
   await snapshotRelease(db, id, now);
   await db.transaction().execute((trx) => switchLive(trx, id, now));
-  const post = await db
+  const posts = await db
     .selectFrom('release_posts')
-    .select('post_id')
+    .select(['post_id', 'slug'])
     .orderBy('post_id')
-    .executeTakeFirstOrThrow();
+    .limit(9)
+    .execute();
   await db.destroy();
-  return post.post_id;
+  return { streamed: posts[0]!, mix: posts };
 }
 
-/** Opens `n` streams of one post on a server; each reports when it sees a comment id. */
-async function openStreams(base: string, postId: number, n: number, seen: (commentId: number) => void) {
-  const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
-  const requests: http.ClientRequest[] = [];
-  const opened: Promise<void>[] = [];
-  for (let i = 0; i < n; i += 1) {
-    opened.push(
-      new Promise((resolve, reject) => {
-        const req = http.get(
-          `${base}/api/blog/posts/${postId}/comments/stream`,
-          { agent, headers: { Accept: 'text/event-stream' } },
-          (res) => {
-            if (res.statusCode !== 200) return reject(new Error(`stream answered ${res.statusCode}`));
-            res.setEncoding('utf8');
-            let ready = false;
-            res.on('data', (chunk: string) => {
-              if (!ready && chunk.includes('event: ready')) {
-                ready = true;
-                resolve();
-              }
-              for (const match of chunk.matchAll(/"kind":"comment","comment":\{"comment_id":(\d+)/g)) {
-                seen(Number(match[1]));
-              }
-            });
-          },
-        );
-        req.on('error', reject);
-        requests.push(req);
-      }),
-    );
-    // Open them a few at a time, as pages arrive, not as one burst of connections.
-    if (i % 100 === 99) await Promise.all(opened.slice(i - 99, i + 1));
-  }
-  await Promise.all(opened);
-  return () => requests.forEach((r) => r.destroy());
+/** The stream clients' process: what it has seen since it was last asked. */
+interface ClientReport {
+  arrivals: [number, number[]][];
+  /** Comment deliveries, and the distinct comments among them. */
+  received: number;
+  distinct: number;
+  /** Streams the servers ended (a reader dropped for falling behind). */
+  ended: number;
 }
+
+interface Clients {
+  child: ChildProcess;
+  /** Arrival times are kept per comment from here on (between writes at full speed they are only counted). */
+  record: () => Promise<void>;
+  take: () => Promise<ClientReport>;
+  /** Deliveries so far, without resetting. */
+  received: () => Promise<number>;
+  close: () => Promise<void>;
+}
+
+/** Opens `perInstance` streams of one post on each server, in a process of their own. */
+async function openClients(urls: string[], postId: number, perInstance: number): Promise<Clients> {
+  const child = fork(import.meta.filename, ['clients'], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  await ask(child, { open: { urls, postId, perInstance } });
+  return {
+    child,
+    record: () => ask(child, 'record'),
+    take: () => ask(child, 'take'),
+    received: async () => (await ask<{ received: number }>(child, 'peek')).received,
+    close: async () => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.send('close');
+      await exited;
+    },
+  };
+}
+
+const int = (x: number) => Math.round(x).toLocaleString('en');
+const began = performance.now();
+/** Where the run's time goes, for keeping the default run short. */
+const mark = (what: string) => console.log(`+${((performance.now() - began) / 1000).toFixed(0)} s: ${what}`);
+const load1 = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 
 const quantile = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 
-/** Writes COMMENTS comments through `writer` and measures when each has reached all `streams` streams. */
-async function measure(
+interface Delivery {
+  label: string;
+  streams: number;
+  p50: number;
+  p99: number;
+  max: number;
+  missing: number;
+  perStreamKiB: number[];
+  rss: number[];
+}
+
+/** Writes COMMENTS comments one by one and measures when each has reached all open streams. */
+async function measureDelivery(
   label: string,
   instances: Instance[],
-  perInstance: number,
+  clients: Clients,
+  total: number,
   postId: number,
-  emulatorHost: string,
-) {
-  const token = (await createEmulatorUser(emulatorHost, { displayName: 'Bench Parent' })).idToken;
+  token: string,
+  before: { rss: number }[],
+): Promise<Delivery> {
   const writer = instances[0]!;
-  const before = await Promise.all(instances.map((i) => i.stats()));
-  const arrivals = new Map<number, number[]>();
-  const sentAt = new Map<number, number>();
-  const seen = (id: number) => {
-    const at = performance.now();
-    const list = arrivals.get(id);
-    if (list) list.push(at);
-    else arrivals.set(id, [at]);
-  };
-  const closers = await Promise.all(instances.map((i) => openStreams(i.url, postId, perInstance, seen)));
-  const total = perInstance * instances.length;
-  await new Promise((resolve) => setTimeout(resolve, 1_000));
   const opened = await Promise.all(instances.map((i) => i.stats()));
-  const perStream = opened.map((o, i) => (o.rss - before[i]!.rss) / perInstance);
-
-  const latencies: number[] = [];
-  let missing = 0;
+  const perStream = opened.map((o, i) => (o.rss - before[i]!.rss) / (total / instances.length));
+  await clients.record();
+  const sentAt = new Map<number, number>();
   for (let n = 0; n < COMMENTS; n += 1) {
-    const start = performance.now();
+    const start = clock();
     const res = await fetch(`${writer.url}/api/blog/posts/${postId}/comments`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
@@ -149,24 +200,24 @@ async function measure(
     await new Promise((resolve) => setTimeout(resolve, GAP_MS));
   }
   await new Promise((resolve) => setTimeout(resolve, 2_000));
+  const arrivals = new Map((await clients.take()).arrivals);
+  const latencies: number[] = [];
+  let missing = 0;
   for (const [id, start] of sentAt) {
     const list = arrivals.get(id) ?? [];
     missing += total - list.length;
     for (const at of list) latencies.push(at - start);
   }
   latencies.sort((a, b) => a - b);
-  const after = await Promise.all(instances.map((i) => i.stats()));
-  for (const close of closers) close();
   const figures = {
     label,
     streams: total,
-    comments: COMMENTS,
     p50: quantile(latencies, 0.5),
     p99: quantile(latencies, 0.99),
     max: latencies[latencies.length - 1] ?? NaN,
     missing,
     perStreamKiB: perStream.map((b) => b / 1024),
-    serverStreams: after.map((a) => a.streams),
+    rss: opened.map((o) => o.rss),
   };
   console.log(
     `${label}: ${total} streams, ${COMMENTS} comments → delivery p50 ${figures.p50.toFixed(0)} ms, ` +
@@ -177,20 +228,200 @@ async function measure(
   return figures;
 }
 
+interface LoadRow extends Figure {
+  setup: string;
+  streams: string;
+  note?: string;
+}
+
+/** The load split evenly between the instances, as a load balancer would: requests add up, latency is the worse. */
+async function onAll(
+  name: string,
+  instances: Instance[],
+  opts: (url: string) => autocannon.Options,
+): Promise<Figure> {
+  const figures = await Promise.all(
+    instances.map((i) =>
+      measure(
+        name,
+        { ...opts(i.url), connections: CONNECTIONS / instances.length, duration: TURN },
+        i.child.pid,
+      ),
+    ),
+  );
+  const cpu = figures.map((f) => f.cpuUs).filter((v) => v !== undefined);
+  return {
+    name,
+    rps: figures.reduce((sum, f) => sum + f.rps, 0),
+    p50: Math.max(...figures.map((f) => f.p50)),
+    p99: Math.max(...figures.map((f) => f.p99)),
+    errors: figures.reduce((sum, f) => sum + f.errors, 0),
+    non2xx: figures.reduce((sum, f) => sum + f.non2xx, 0),
+    cpuUs: cpu.length === figures.length ? cpu.reduce((a, b) => a + b, 0) / cpu.length : undefined,
+  };
+}
+
+/**
+ * One setup: the delivery of single comments to every stream, then the reader mix and comment
+ * writes without streams, with them open, and without them again, on the same servers.
+ */
+async function runSetup(
+  setup: string,
+  instances: Instance[],
+  perInstance: number,
+  posts: Posts,
+  users: EmulatorUser[],
+): Promise<{ delivery: Delivery; load: LoadRow[] }> {
+  const postId = posts.streamed.post_id;
+  // The reader mix as npm run bench:api sends it: nine comment pages to one view beacon, each
+  // connection a reader from its own address who makes ten visits and leaves.
+  const mixRequests: autocannon.Request[] = [];
+  for (let visit = 0; visit < REQUESTS_PER_READER / 10; visit++) {
+    for (const p of posts.mix) {
+      mixRequests.push({ method: 'GET', path: `/api/blog/posts/${p.post_id}/comments` });
+    }
+    mixRequests.push({
+      method: 'POST',
+      path: `/api/blog/posts/${posts.mix[visit % posts.mix.length]!.slug}/view`,
+      headers: BEACON_HEADERS,
+    });
+  }
+  const mixOpts = (url: string): autocannon.Options => ({
+    url,
+    headers: BROWSER_HEADERS,
+    requests: mixRequests,
+    reconnectRate: REQUESTS_PER_READER,
+  });
+  let next = 0;
+  let acknowledged = 0;
+  const writeOpts = (url: string): autocannon.Options => ({
+    url: `${url}/api/blog/posts/${postId}/comments`,
+    requests: [
+      {
+        method: 'POST',
+        setupRequest: (req) => ({
+          ...req,
+          headers: {
+            ...BROWSER_HEADERS,
+            'content-type': 'application/json',
+            authorization: `Bearer ${users[next++ % users.length]!.idToken}`,
+          },
+          body: JSON.stringify({ content: 'Benchmark comment', parentCommentId: null }),
+        }),
+        onResponse: (status) => {
+          if (status === 201) acknowledged++;
+        },
+      },
+    ],
+  });
+
+  const load: LoadRow[] = [];
+  const total = perInstance * instances.length;
+  const open = async () => {
+    const clients = await openClients(
+      instances.map((i) => i.url),
+      postId,
+      perInstance,
+    );
+    // Each stream has had its `ready` (and the server its first heartbeat timer) before a figure.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    return clients;
+  };
+  const closeAll = async (clients: Clients) => {
+    await clients.close();
+    // The servers have let the closed streams go before the next figure.
+    while ((await Promise.all(instances.map((i) => i.stats()))).some((s) => s.streams > 0)) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+  const mix = async (streams: string) =>
+    load.push({
+      ...(
+        await fromManyAddresses(() =>
+          onAll('reader mix: 9 comment pages : 1 view beacon', instances, mixOpts),
+        )
+      ).result,
+      setup,
+      streams,
+    });
+  const writes = async (streams: string, clients?: Clients) => {
+    acknowledged = 0;
+    const figure = await onAll('POST /api/blog/posts/:id/comments', instances, writeOpts);
+    let note: string | undefined;
+    if (clients) {
+      // Until the streams have had what was written (no delivery for a second), then what they
+      // received against every comment on every stream, and what the servers still hold open.
+      let last = -1;
+      for (let now = await clients.received(); now !== last; now = await clients.received()) {
+        last = now;
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+      }
+      const seen = await clients.take();
+      const still = (await Promise.all(instances.map((i) => i.stats()))).reduce((n, x) => n + x.streams, 0);
+      note =
+        `${int(seen.received)} of ${int(seen.distinct * total)} deliveries ` +
+        `(${int(seen.distinct)} comments, ${int(acknowledged)} answered in time); ` +
+        `${int(still)} streams still open`;
+    } else {
+      // Comments in flight at the cut-off are stored before the next figure.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+    load.push({ ...figure, setup, streams, ...(note ? { note } : {}) });
+  };
+
+  // On the fresh server, as before any load: delivery and memory per stream.
+  mark(`${setup}: opening the streams`);
+  const before = await Promise.all(instances.map((i) => i.stats()));
+  const first = await open();
+  const delivery = await measureDelivery(setup, instances, first, total, postId, users[0]!.idToken, before);
+  await closeAll(first);
+  mark(`${setup}: the loads`);
+
+  for (const i of instances) {
+    await fromManyAddresses(() => warmUp(mixOpts(i.url)));
+    await warmUp(writeOpts(i.url));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  await mix('none (before)');
+  await writes('none (before)');
+  const clients = await open();
+  await mix(int(total));
+  await writes(int(total), clients);
+  await closeAll(clients);
+  mark(`${setup}: the loads without streams again`);
+  await mix('none (after)');
+  await writes('none (after)');
+  return { delivery, load };
+}
+
 async function main() {
-  console.log(`bench:streams on ${machine()}, ${new Date().toISOString()}`);
+  console.log(
+    `bench:streams on ${machine()}, ${new Date().toISOString()}; load figures ${CONNECTIONS} connections × ${TURN} s each; ` +
+      `load average ${load1()}`,
+  );
   const emulator = await startAuthEmulator();
   const env = { ...process.env, FIREBASE_AUTH_EMULATOR_HOST: emulator.host };
   const children: ChildProcess[] = [];
   const dir = tempDir('nestling-bench-streams-');
+  const deliveries: Delivery[] = [];
+  const load: LoadRow[] = [];
   try {
+    // One parent per connection, as in npm run bench:api.
+    const users = await Promise.all(
+      Array.from({ length: CONNECTIONS }, (_, i) =>
+        createEmulatorUser(emulator.host, { displayName: `Bench Parent ${i}` }),
+      ),
+    );
     const file = path.join(dir, 'bench.db');
-    const postId = await releasedDatabase(file);
+    const posts = await releasedDatabase(file);
     const one = await startInstance(file, env);
     children.push(one.child);
-    await measure('SQLite, one instance', [one], 2_000, postId, emulator.host);
+    const sqlite = await runSetup('SQLite, one instance', [one], 2_000, posts, users);
+    deliveries.push(sqlite.delivery);
+    load.push(...sqlite.load);
     one.child.kill('SIGTERM');
 
+    mark('starting PostgreSQL');
     const cluster = await startCluster({ durable: true });
     try {
       const url = new URL(cluster.adminUrl);
@@ -200,17 +431,19 @@ async function main() {
       await client.query('create database nestling_bench_streams');
       await client.end();
       url.pathname = '/nestling_bench_streams';
-      const pgPost = await releasedDatabase(url.href);
+      const pgPosts = await releasedDatabase(url.href);
       const a = await startInstance(url.href, env);
       const b = await startInstance(url.href, env);
       children.push(a.child, b.child);
-      await measure(
-        'PostgreSQL, two instances (written through the first)',
+      const pg = await runSetup(
+        'PostgreSQL, two instances, 1,000 each (single comments written through the first)',
         [a, b],
         1_000,
-        pgPost,
-        emulator.host,
+        pgPosts,
+        users,
       );
+      deliveries.push(pg.delivery);
+      load.push(...pg.load.map((row) => ({ ...row, setup: 'PostgreSQL, two instances' })));
       for (const c of [a.child, b.child]) c.kill('SIGTERM');
       await new Promise((resolve) => setTimeout(resolve, 1_000));
     } finally {
@@ -220,6 +453,30 @@ async function main() {
     for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
     await emulator.stop();
     fs.rmSync(dir, { recursive: true, force: true });
+  }
+
+  console.log(`\nLoad average at the end: ${load1()} (the machine's other work shares its cores).`);
+  console.log(
+    '\n| Setup | Streams | Comments | Delivery p50 | p99 | Worst | Missing | Memory per open stream |',
+  );
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const d of deliveries) {
+    console.log(
+      `| ${d.label} | ${int(d.streams)} | ${COMMENTS} | ${d.p50.toFixed(0)} ms | ${d.p99.toFixed(0)} ms | ` +
+        `${d.max.toFixed(0)} ms | ${d.missing} | ${d.perStreamKiB.map((k) => `${k.toFixed(1)} KiB`).join(' / ')} ` +
+        `(RSS ${d.rss.map(mib).join(' / ')}) |`,
+    );
+  }
+  // Each with-streams figure beside the same server's figures without them, before and after.
+  console.log(
+    '\n| Setup | Load | Streams open | req/s | p50 ms | p99 ms | errors | non-2xx | server CPU µs/req | streams |',
+  );
+  console.log('| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
+  for (const row of load) {
+    console.log(
+      `| ${row.setup} | ${row.name} | ${row.streams} | ${int(row.rps)} | ${row.p50} | ${row.p99} | ` +
+        `${row.errors} | ${row.non2xx} | ${row.cpuUs === undefined ? '–' : row.cpuUs.toFixed(0)} | ${row.note ?? ''} |`,
+    );
   }
 }
 
@@ -237,6 +494,8 @@ async function serve() {
       verifyToken: createFirebaseVerifier(EMULATOR_PROJECT_ID),
       ...createRateLimiters(db, { comments: 1_000_000, writes: 1_000_000, reports: 1_000_000 }),
       safety: { holdFirstComment: false, escalationUrl: null, siteUrl: 'http://bench.test' },
+      // As npm start has it: anonymous reads reused for a second, cleared by a write here.
+      readCache: readCache({ ttlMs: READ_CACHE_MS }),
       threads,
     },
   });
@@ -247,5 +506,84 @@ async function serve() {
   process.send!({ url: server.url });
 }
 
+// ---- The stream clients' child: opens the streams and notes when each comment arrives. ----
+function clients() {
+  const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
+  const requests: http.ClientRequest[] = [];
+  let arrivals = new Map<number, number[]>();
+  let recording = false;
+  let received = 0;
+  let distinct = new Set<number>();
+  let ended = 0;
+  let closing = false;
+  const seen = (id: number) => {
+    received += 1;
+    distinct.add(id);
+    if (!recording) return;
+    const at = clock();
+    const list = arrivals.get(id);
+    if (list) list.push(at);
+    else arrivals.set(id, [at]);
+  };
+  const openOne = (url: string) =>
+    new Promise<void>((resolve, reject) => {
+      const req = http.get(url, { agent, headers: { Accept: 'text/event-stream' } }, (res) => {
+        if (res.statusCode !== 200) return reject(new Error(`stream answered ${res.statusCode}`));
+        res.setEncoding('utf8');
+        let ready = false;
+        res.on('data', (chunk: string) => {
+          if (!ready && chunk.includes('event: ready')) {
+            ready = true;
+            resolve();
+          }
+          for (const match of chunk.matchAll(/"kind":"comment","comment":\{"comment_id":(\d+)/g)) {
+            seen(Number(match[1]));
+          }
+        });
+        res.on('close', () => {
+          if (!closing) ended += 1;
+        });
+      });
+      req.on('error', (error) => {
+        if (!closing) reject(error);
+      });
+      requests.push(req);
+    });
+  process.on('message', (m: unknown) => {
+    if (typeof m === 'object' && m !== null && 'open' in m) {
+      const { urls, postId, perInstance } = (
+        m as { open: { urls: string[]; postId: number; perInstance: number } }
+      ).open;
+      void (async () => {
+        for (const base of urls) {
+          const url = `${base}/api/blog/posts/${postId}/comments/stream`;
+          // Opened a hundred at a time, as pages arrive, not as one burst of connections.
+          for (let i = 0; i < perInstance; i += 100) {
+            await Promise.all(Array.from({ length: Math.min(100, perInstance - i) }, () => openOne(url)));
+          }
+        }
+        process.send!({ opened: true });
+      })();
+    } else if (m === 'record') {
+      recording = true;
+      process.send!({ recording: true });
+    } else if (m === 'take') {
+      const report: ClientReport = { arrivals: [...arrivals], received, distinct: distinct.size, ended };
+      arrivals = new Map();
+      recording = false;
+      received = 0;
+      distinct = new Set();
+      process.send!(report);
+    } else if (m === 'peek') {
+      process.send!({ received });
+    } else if (m === 'close') {
+      closing = true;
+      for (const req of requests) req.destroy();
+      process.disconnect();
+    }
+  });
+}
+
 if (process.argv[2] === 'serve') await serve();
+else if (process.argv[2] === 'clients') clients();
 else await main();
