@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import {
   COMMENTS_PER_MINUTE,
@@ -76,6 +77,20 @@ const envSchema = z.object({
         .map((h) => h.trim().toLowerCase())
         .filter(Boolean),
     ),
+  /**
+   * Load balancers whose X-Forwarded-For is believed, comma-separated IP addresses (e.g. HAProxy's
+   * "127.0.0.1"): per-address limits then count the parent's address, not the balancer's.
+   */
+  TRUSTED_PROXIES: z
+    .string()
+    .default('')
+    .transform((list) =>
+      list
+        .split(',')
+        .map((a) => a.trim())
+        .filter(Boolean),
+    )
+    .refine((list) => list.every((a) => isIP(a) !== 0), 'must be IP addresses, comma-separated'),
   /** Photo analysis worker threads (each about one core and 500 MB while it works). */
   PHOTO_WORKERS: z.coerce.number().int().min(1).max(16).default(1),
   /** The From of every message, e.g. "Nestling <hello@example.com>". */

@@ -74,6 +74,8 @@ export interface AppDeps {
   reportLimiter: RateLimiter;
   /** Limits view beacons per address, counted in batches (the server writes them before it stops). */
   viewLimiter: BufferedRateLimiter;
+  /** Load balancers whose X-Forwarded-For names the client (TRUSTED_PROXIES); none by default. */
+  trustedProxies?: ReadonlySet<string>;
   /** Trust and safety settings (docs/product.md, "Trust and safety"). */
   safety: SafetySettings;
   /** The deliveries worker, when this process runs one: poked when an escalation or email is queued. */

@@ -113,6 +113,7 @@ const server = await startServer({
     deliveries,
     photoQueue,
     listings: { token: env.LISTINGS_TOKEN ?? null },
+    trustedProxies: new Set(env.TRUSTED_PROXIES),
     mail,
     // Anonymous reads are reused for a second; a write through this instance clears what it changed.
     readCache: readCache({ ttlMs: READ_CACHE_MS }),

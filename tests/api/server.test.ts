@@ -390,6 +390,28 @@ describe('a connection after a body the API refused', () => {
   });
 });
 
+/** A view beacon from one loopback address; a fresh connection each time, as separate visits. */
+function beacon(base: string, localAddress: string, forwardedFor?: string) {
+  return new Promise<{ status: number; retryAfter?: string; body: string }>((resolve, reject) => {
+    const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+    if (forwardedFor) headers['X-Forwarded-For'] = forwardedFor;
+    const request = http.request(
+      `${base}/api/blog/posts/${post.slug}/view`,
+      { method: 'POST', localAddress, agent: false, headers },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode!, retryAfter: res.headers['retry-after'], body: text }),
+        );
+      },
+    );
+    request.on('error', reject);
+    request.end();
+  });
+}
+
 describe('per-address limits through the server', () => {
   it('counts each client address on its own, and a limited one is told when to retry', async () => {
     const { db } = await createTestDb();
@@ -400,24 +422,8 @@ describe('per-address limits through the server', () => {
       port: 0,
       deps: { viewLimiter: createBufferedRateLimiter(db, { scope: 'views', limit: 3, windowMs: 60_000 }) },
     });
-    // A view beacon from one loopback address; a fresh connection each time, as separate visits.
-    const view = (localAddress: string) =>
-      new Promise<{ status: number; retryAfter?: string; body: string }>((resolve, reject) => {
-        const request = http.request(
-          `${limited.url}/api/blog/posts/${post.slug}/view`,
-          { method: 'POST', localAddress, agent: false, headers: { 'Content-Type': 'application/json' } },
-          (res) => {
-            let text = '';
-            res.setEncoding('utf8');
-            res.on('data', (chunk: string) => (text += chunk));
-            res.on('end', () =>
-              resolve({ status: res.statusCode!, retryAfter: res.headers['retry-after'], body: text }),
-            );
-          },
-        );
-        request.on('error', reject);
-        request.end();
-      });
+    const view = (localAddress: string, forwardedFor?: string) =>
+      beacon(limited.url, localAddress, forwardedFor);
     try {
       const first: number[] = [];
       for (let i = 0; i < 3; i++) first.push((await view('127.0.0.2')).status);
@@ -431,8 +437,35 @@ describe('per-address limits through the server', () => {
       const other = await view('127.0.0.3');
       expect(other.status).toBe(200);
       expect(JSON.parse(other.body)).toEqual({ viewCount: expect.any(Number) });
+      // X-Forwarded-For from a client that is not a trusted balancer changes nothing.
+      expect((await view('127.0.0.2', '203.0.113.9')).status).toBe(429);
     } finally {
       await limited.close();
+    }
+  });
+
+  it('counts the address a trusted load balancer forwards, each parent on its own', async () => {
+    const { db } = await createTestDb();
+    const balanced = await startServer({
+      db,
+      siteDir: siteRoot,
+      host: '127.0.0.1',
+      port: 0,
+      deps: {
+        viewLimiter: createBufferedRateLimiter(db, { scope: 'views', limit: 2, windowMs: 60_000 }),
+        trustedProxies: new Set(['127.0.0.4']),
+      },
+    });
+    const view = (forwardedFor: string) => beacon(balanced.url, '127.0.0.4', forwardedFor);
+    try {
+      expect([await view('203.0.113.1'), await view('203.0.113.1')].map((r) => r.status)).toEqual([200, 200]);
+      expect((await view('203.0.113.1')).status).toBe(429);
+      // Another parent through the same balancer has their own allowance; the last address is the
+      // one the balancer saw (what came before it is the client's to write).
+      expect((await view('203.0.113.2')).status).toBe(200);
+      expect((await view('203.0.113.1, 203.0.113.3')).status).toBe(200);
+    } finally {
+      await balanced.close();
     }
   });
 });
