@@ -26,6 +26,9 @@ export const THREAD_EVENTS_CHANNEL = 'nestling_thread_events';
 /** The listener's application_name, so an operator (or a test) can find its connection. */
 export const LISTENER_NAME = 'nestling-thread-listener';
 
+/** What writing a chunk to one open stream costs, about (bench:streams), and the longest rest after a read. */
+const REST_PER_STREAM_MS = 0.02;
+const REST_MAX_MS = 100;
 /** Events read at a time. */
 const BATCH = 1_000;
 /** A page that missed more of its thread's changes than this reloads the thread instead. */
@@ -208,10 +211,30 @@ export function createThreadHub(options: ThreadHubOptions): ThreadHub {
     return !blocked && events.length === BATCH;
   }
 
+  /**
+   * After a read that handed changes out, the next one waits about as long as writing them to every
+   * open stream takes (that happens after the read, as each response takes its chunk): requests run
+   * meanwhile, and the writes they make go out together in one chunk a stream. Handing out each
+   * comment at once spent the thread on fan-outs of one comment each (bench:streams).
+   */
+  let restUntil = 0;
+  let restTimer: ReturnType<typeof setTimeout> | null = null;
+
   function poke() {
     if (closing || !started) return;
     if (draining) {
       again = true;
+      return;
+    }
+    const rest = restUntil - performance.now();
+    if (rest > 0) {
+      if (!restTimer) {
+        restTimer = setTimeout(() => {
+          restTimer = null;
+          poke();
+        }, rest);
+        restTimer.unref?.();
+      }
       return;
     }
     draining = (async () => {
@@ -219,7 +242,17 @@ export function createThreadHub(options: ThreadHubOptions): ThreadHub {
         await started;
         do {
           again = false;
+          const cursorBefore = cursor;
           if (await readOnce()) again = true;
+          const rest = Math.min(streamCount * REST_PER_STREAM_MS, REST_MAX_MS);
+          if (cursor !== cursorBefore && rest >= 1) {
+            restUntil = performance.now() + rest;
+            // Let go: what came meanwhile (or is left) is read once the rest is over.
+            if (again) {
+              again = false;
+              setTimeout(poke, rest).unref?.();
+            }
+          }
         } while (again && !closing);
       } catch (error) {
         // The database is away for a moment: the next poke (or the poll) reads from the same cursor.
@@ -379,6 +412,7 @@ export function createThreadHub(options: ThreadHubOptions): ThreadHub {
       closing = true;
       for (const timer of timers) clearInterval(timer);
       if (gapTimer) clearTimeout(gapTimer);
+      if (restTimer) clearTimeout(restTimer);
       if (reconnectTimer) clearTimeout(reconnectTimer);
       for (const streams of byPost.values()) {
         for (const stream of [...streams]) {
