@@ -180,7 +180,7 @@ async function measure(label: string, db: DB): Promise<string[]> {
   );
   lines.push(
     `| ${label} | GET /api/favourites, ${FAVOURITES} saved, over HTTP (${READS} requests, one at a time) | p50 ${ms(percentile(overHttp.api, 50))} | p99 ${ms(percentile(overHttp.api, 99))} |`,
-    `| ${label} | ceiling: bare Hono answering the same ${mib(overHttp.bytes)} from memory | p50 ${ms(percentile(overHttp.bare, 50))} | p99 ${ms(percentile(overHttp.bare, 99))} |`,
+    `| ${label} | ceiling: bare Hono answering the same ${Math.round(overHttp.bytes / 1024)} KiB from memory | p50 ${ms(percentile(overHttp.bare, 50))} | p99 ${ms(percentile(overHttp.bare, 99))} |`,
   );
 
   say(`${label}: toggling`);
