@@ -132,7 +132,7 @@ const server = await startServer({
 // a stopped instance left queued. PUBLISH_TICK_SECONDS shortens it (the studio's end-to-end test).
 void publisher.tick();
 // `npm run publish` (and the imports) hand their runs to this warm publisher while it is up.
-publisher.keepWarm();
+void publisher.keepWarm();
 const scheduleTimer = setInterval(() => void publisher.tick(), env.PUBLISH_TICK_SECONDS * 1000);
 scheduleTimer.unref();
 deliveries.start();

@@ -88,9 +88,10 @@ export interface Publisher extends PublishService {
   finished: (id: number) => Promise<PublishRun>;
   /**
    * A running server's: says every few seconds that this publisher is up, and runs a run queued
-   * anywhere within a second (the command line hands its runs to it). Ends with close().
+   * anywhere within a second (the command line hands its runs to it). Ends with close(); resolves
+   * once the first word that it is up has landed.
    */
-  keepWarm: () => void;
+  keepWarm: () => Promise<void>;
   /**
    * The command line's publish: handed to a running server's warm publisher when one is up (its
    * process and build are warm: seconds, not a cold start), else run here. `handedTo` names it.
@@ -128,6 +129,8 @@ export function createPublisher(options: PublisherOptions): Publisher {
   let pass: Promise<void> | null = null;
   let lockLost = false;
   let warmTimer: ReturnType<typeof setInterval> | null = null;
+  /** The last word that this publisher is up, while it is being written. */
+  let marking: Promise<void> = Promise.resolve();
 
   /**
    * Reports a run's progress: on its row (so /admin and the studio on every instance show it) at
@@ -310,27 +313,31 @@ export function createPublisher(options: PublisherOptions): Publisher {
       if (warmTimer) {
         clearInterval(warmTimer);
         warmTimer = null;
+        // A word still being written would land after the forgetting, and say so again.
+        await marking;
         await forgetWarmPublisher(db, instance, now()).catch(() => undefined);
       }
       await thread?.close();
     },
 
     keepWarm() {
-      if (warmTimer) return;
+      if (warmTimer) return marking;
       let beats = 0;
       const beat = () => {
         // Up for three beats of WARM_MARK_MS: a stopped server is passed over within seconds.
         if (beats++ % (WARM_MARK_MS / WARM_WATCH_MS) === 0)
-          void markWarmPublisher(db, instance, new Date(now().getTime() + 3 * WARM_MARK_MS)).catch(
+          marking = markWarmPublisher(db, instance, new Date(now().getTime() + 3 * WARM_MARK_MS)).catch(
             () => undefined,
           );
         void hasQueuedRelease(db)
-          .then((queued) => (queued ? drain() : undefined))
+          // Not once close() has begun: the run is then for whoever asked, or another server.
+          .then((queued) => (queued && warmTimer ? drain() : undefined))
           .catch(() => undefined);
       };
       beat();
       warmTimer = setInterval(beat, WARM_WATCH_MS);
       warmTimer.unref();
+      return marking;
     },
 
     async publishHere(trigger) {

@@ -225,7 +225,8 @@ describe('the publisher', () => {
     const serverBuilds = gatedBuild(connect(file));
     const server = instance(file, { contentDir, siteDir, build: serverBuilds.build });
     stops.push(() => server.publisher.close());
-    server.publisher.keepWarm();
+    // Once the server has said it is up, a command-line publish goes to it.
+    await server.publisher.keepWarm();
     const cliBuilds = gatedBuild(connect(file));
     const lines: string[] = [];
     const cli = instance(file, { contentDir, siteDir, build: cliBuilds.build, log: (l) => lines.push(l) });
