@@ -93,6 +93,16 @@ async function comment(server: RunningServer, parent: EmulatorUser, content: str
 
 const parent = (displayName: string) => createEmulatorUser(inject('authEmulatorHost'), { displayName });
 
+/** Waits until both instances' listening connections are back (each reconnects by itself). */
+async function bothListening(): Promise<void> {
+  const listening = async () =>
+    (
+      await sql`select pid from pg_stat_activity
+        where application_name = ${LISTENER_NAME} and datname = current_database()
+          and query ilike 'LISTEN%'`.execute(db)
+    ).rows.length;
+  while ((await listening()) < 2) await new Promise((resolve) => setTimeout(resolve, 100));
+}
 describe.runIf(onPostgres())('live threads on two instances of one PostgreSQL database', () => {
   beforeAll(async () => {
     ({ db, location } = await createTestDb());
@@ -150,13 +160,7 @@ describe.runIf(onPostgres())('live threads on two instances of one PostgreSQL da
       second.comment_id,
     ]);
     // b's listener is back (it caught up when it was); a's comes back by itself too.
-    const listening = async () =>
-      (
-        await sql`select pid from pg_stat_activity
-          where application_name = ${LISTENER_NAME} and datname = current_database()
-            and query ilike 'LISTEN%'`.execute(db)
-      ).rows.length;
-    while ((await listening()) < 2) await new Promise((resolve) => setTimeout(resolve, 100));
+    await bothListening();
     // And nothing comes twice: the next change is the next comment.
     const third = await comment(a, ben, 'After the reconnect');
     expect(await onB.change()).toMatchObject({ comment: { comment_id: third.comment_id } });
@@ -181,13 +185,7 @@ describe.runIf(onPostgres())('live threads on two instances of one PostgreSQL da
     );
     expect(cut.rows.length).toBeGreaterThan(2);
     // Back once both listeners are (their pools reconnect on their next query).
-    const listening = async () =>
-      (
-        await sql`select pid from pg_stat_activity
-          where application_name = ${LISTENER_NAME} and datname = current_database()
-            and query ilike 'LISTEN%'`.execute(db)
-      ).rows.length;
-    while ((await listening()) < 2) await new Promise((resolve) => setTimeout(resolve, 100));
+    await bothListening();
 
     const during = [await comment(a, cy, 'While the page was away'), await comment(a, cy, 'And another')];
     // The page comes back to b from the last change it saw: what it missed, once.
