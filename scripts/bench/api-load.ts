@@ -12,6 +12,36 @@ export const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 
 /** What a browser sends with every request to the API; the server compresses for it. */
 export const BROWSER_HEADERS = { 'accept-encoding': 'gzip, deflate, br, zstd' };
+/** A view beacon as a browser sends it: fetch() POSTs with no body. */
+export const BEACON_HEADERS = {
+  ...BROWSER_HEADERS,
+  'content-type': 'application/json',
+  'content-length': '0',
+};
+
+/**
+ * The reader mix of one reader (bench:api, bench:streams, bench:soak): ten post visits, each
+ * reading the comment pages of `threads` and sending the view beacon of one of `viewed`;
+ * `pageOf` puts a page of the site first in each visit (the soak serves pages too). Its length is
+ * the `reconnectRate` that makes each connection one reader who leaves after the ten.
+ */
+export function readerMix(
+  threads: number[],
+  viewed: string[],
+  pageOf?: (visit: number) => string,
+): autocannon.Request[] {
+  const requests: autocannon.Request[] = [];
+  for (let visit = 0; visit < 10; visit++) {
+    if (pageOf) requests.push({ method: 'GET', path: pageOf(visit) });
+    for (const id of threads) requests.push({ method: 'GET', path: `/api/blog/posts/${id}/comments` });
+    requests.push({
+      method: 'POST',
+      path: `/api/blog/posts/${viewed[visit % viewed.length]!}/view`,
+      headers: BEACON_HEADERS,
+    });
+  }
+  return requests;
+}
 
 /**
  * autocannon keeps each answer's body as a string (`body += chunk`, for its expectBody and

@@ -15,6 +15,7 @@ import { addComment } from '../../api/db/queries/comments.ts';
 import type { DB } from '../../api/db/database.ts';
 import { createEmulatorUser, startAuthEmulator } from '../lib/auth-emulator.ts';
 import {
+  BEACON_HEADERS,
   BROWSER_HEADERS,
   captureAnswer,
   CONNECTIONS,
@@ -22,6 +23,7 @@ import {
   type Figure,
   fromManyAddresses,
   measure,
+  readerMix,
   startChild,
   startHelloWorld,
   inTurns,
@@ -34,8 +36,6 @@ import { tempDir } from '../lib/temp.ts';
 import { startCluster } from '../lib/postgres-cluster.ts';
 
 const THREAD_SIZE = 200;
-/** A view beacon as a browser sends it: fetch() POSTs with no body. */
-const BEACON_HEADERS = { ...BROWSER_HEADERS, 'content-type': 'application/json', 'content-length': '0' };
 const COMMENT = JSON.stringify({ content: 'Benchmark comment', parentCommentId: null });
 /** A reader's connection carries this many requests (ten post visits), then a new reader comes. */
 const REQUESTS_PER_READER = 100;
@@ -265,17 +265,10 @@ try {
   // Nine comment pages to one view beacon, as every post visit sends one; each connection is a
   // reader from its own address who makes ten visits and leaves (autocannon reconnects), so views
   // meet the real per-address limit the way many readers do.
-  const mixRequests: autocannon.Request[] = [];
-  for (let visit = 0; visit < REQUESTS_PER_READER / 10; visit++) {
-    for (const p of mixPosts.slice(0, 9)) {
-      mixRequests.push({ method: 'GET', path: `/api/blog/posts/${p.post_id}/comments` });
-    }
-    mixRequests.push({
-      method: 'POST',
-      path: `/api/blog/posts/${mixPosts[visit % mixPosts.length]!.slug}/view`,
-      headers: BEACON_HEADERS,
-    });
-  }
+  const mixRequests = readerMix(
+    mixPosts.slice(0, 9).map((p) => p.post_id),
+    mixPosts.map((p) => p.slug),
+  );
   const mixOpts: autocannon.Options = {
     url: base,
     headers: BROWSER_HEADERS,

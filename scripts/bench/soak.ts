@@ -19,7 +19,7 @@ import { createEmulatorUser, type EmulatorUser, startAuthEmulator } from '../lib
 import { emulatorCall } from '../lib/emulator-accounts.ts';
 import { isAlive } from '../lib/processes.ts';
 import { tempDir } from '../lib/temp.ts';
-import { BROWSER_HEADERS, fromManyAddresses, startChild, stopChild } from './api-load.ts';
+import { BROWSER_HEADERS, fromManyAddresses, readerMix, startChild, stopChild } from './api-load.ts';
 import { machine, SQLITE_ONLY } from './lib.ts';
 
 const MINUTES = Number(process.env.BENCH_SOAK_MINUTES ?? 30);
@@ -30,8 +30,6 @@ const SAMPLE_MS = 5_000;
 /** Modest on purpose: a soak looks for growth, and the machine is shared. */
 const READER_RATE = 100;
 const READER_CONNECTIONS = 8;
-/** As in npm run bench:api: a reader's connection carries ten post visits, then a new reader comes. */
-const REQUESTS_PER_READER = 110;
 const PARENTS = 10;
 /** One comment every 3 s, round the parents: 2 a minute each, under the real limit of 5. */
 const COMMENT_EVERY_MS = 3_000;
@@ -48,8 +46,6 @@ const FD_TOLERANCE = 5;
 const LOOP_TOLERANCE = (meanMs: number) => Math.max(2, meanMs * 0.2);
 /** The database grows with what is written; more than this per written row is growth of its own. */
 const DB_BYTES_PER_ROW_TOLERANCE = 8 * 1024;
-
-const BEACON_HEADERS = { ...BROWSER_HEADERS, 'content-type': 'application/json', 'content-length': '0' };
 
 interface Sample {
   /** Minutes since the load started. */
@@ -485,17 +481,11 @@ async function main(): Promise<void> {
 
   // The reader mix: nine comment pages to one view beacon, and the post's page, per visit; each
   // connection a reader from an address of its own who makes ten visits and leaves.
-  const mixRequests: autocannon.Request[] = [];
-  for (let visit = 0; visit < 10; visit++) {
-    mixRequests.push({ method: 'GET', path: pagePaths[visit % pagePaths.length]! });
-    for (const p of mixPosts)
-      mixRequests.push({ method: 'GET', path: `/api/blog/posts/${p.postId}/comments` });
-    mixRequests.push({
-      method: 'POST',
-      path: `/api/blog/posts/${mixPosts[visit % mixPosts.length]!.slug}/view`,
-      headers: BEACON_HEADERS,
-    });
-  }
+  const mixRequests = readerMix(
+    mixPosts.map((p) => p.postId),
+    mixPosts.map((p) => p.slug),
+    (visit) => pagePaths[visit % pagePaths.length]!,
+  );
 
   // Parents like the seeded comments readers see (a new parent's own first comment may be held).
   const comments: number[] = [];
@@ -642,7 +632,7 @@ async function main(): Promise<void> {
               ...r,
               onResponse: (status: number) => count('reader', status),
             })),
-            reconnectRate: REQUESTS_PER_READER,
+            reconnectRate: mixRequests.length,
             connections: READER_CONNECTIONS,
             overallRate: READER_RATE,
             duration: duration / 1000,

@@ -41,6 +41,7 @@ import {
   type Figure,
   fromManyAddresses,
   measure,
+  readerMix,
   warmUp,
 } from './api-load.ts';
 import { machine, mib } from './lib.ts';
@@ -50,8 +51,6 @@ const GAP_MS = 250;
 /** Each load figure (without streams, with them, without again): half of BENCH_SECONDS. */
 const TURN = Math.max(2, DURATION / 2);
 /** As in npm run bench:api: a reader's connection carries ten post visits, then a new reader comes. */
-const REQUESTS_PER_READER = 100;
-const BEACON_HEADERS = { ...BROWSER_HEADERS, 'content-type': 'application/json', 'content-length': '0' };
 
 /** Wall-clock milliseconds with sub-millisecond precision, comparable between processes. */
 const clock = () => performance.timeOrigin + performance.now();
@@ -275,22 +274,15 @@ async function runSetup(
   const postId = posts.streamed.post_id;
   // The reader mix as npm run bench:api sends it: nine comment pages to one view beacon, each
   // connection a reader from its own address who makes ten visits and leaves.
-  const mixRequests: autocannon.Request[] = [];
-  for (let visit = 0; visit < REQUESTS_PER_READER / 10; visit++) {
-    for (const p of posts.mix) {
-      mixRequests.push({ method: 'GET', path: `/api/blog/posts/${p.post_id}/comments` });
-    }
-    mixRequests.push({
-      method: 'POST',
-      path: `/api/blog/posts/${posts.mix[visit % posts.mix.length]!.slug}/view`,
-      headers: BEACON_HEADERS,
-    });
-  }
+  const mixRequests = readerMix(
+    posts.mix.map((p) => p.post_id),
+    posts.mix.map((p) => p.slug),
+  );
   const mixOpts = (url: string): autocannon.Options => ({
     url,
     headers: BROWSER_HEADERS,
     requests: mixRequests,
-    reconnectRate: REQUESTS_PER_READER,
+    reconnectRate: mixRequests.length,
   });
   let next = 0;
   let acknowledged = 0;
