@@ -16,7 +16,7 @@ import type { PublishRun } from '../../api/contract.ts';
 import { RENDER_KEYS_FILE } from '../../api/lib/release-files.ts';
 import type { DB } from '../../api/db/database.ts';
 import { prepareDatabase } from '../../api/db/prepare.ts';
-import { buildSite, type BuiltSite, codeKey } from '../../scripts/lib/build.ts';
+import { buildSite, type BuildOptions, type BuiltSite, codeKey } from '../../scripts/lib/build.ts';
 import { createPublisher, type Publisher } from '../../scripts/lib/publisher.ts';
 import { createSiteRenderer, type SiteRenderer } from '../../scripts/lib/site-renderer.ts';
 import { tempDir } from '../../scripts/lib/temp.ts';
@@ -271,13 +271,22 @@ describe('an incremental publish', { timeout: 240_000 }, () => {
         return `${file} ${stat.ino} ${stat.size} ${stat.mtimeMs}`;
       });
     const was = snapshot();
-    // A release that does not exist: the build fails once it asks the API for its posts, with the
-    // warm renderer and with a plain `astro build`.
+    // With the warm renderer, a release that does not exist: the render fails once it asks the API
+    // for its posts. With a plain `astro build`, a site address that is not one: Astro refuses its
+    // configuration before it bundles anything (a failure after bundling takes the same way out,
+    // and a bundle costs a minute of CI's time).
     expect(renderer.isWarm(env, codeKey(env))).toBe(true);
-    for (const options of [{ previous: live, renderer }, { previous: live }]) {
-      await expect(
-        buildSite(path.join(dir, 'failed'), { ...env, NESTLING_RELEASE_ID: '9999' }, options),
-      ).rejects.toThrow(/Site build failed/);
+    const failures: [NodeJS.ProcessEnv, BuildOptions][] = [
+      [
+        { ...env, NESTLING_RELEASE_ID: '9999' },
+        { previous: live, renderer },
+      ],
+      [{ ...env, PUBLIC_SITE_URL: 'not an address' }, { previous: live }],
+    ];
+    for (const [failing, options] of failures) {
+      await expect(buildSite(path.join(dir, 'failed'), failing, options)).rejects.toThrow(
+        /Site build failed/,
+      );
       expect(snapshot()).toEqual(was);
     }
     // A failed render's process is not used again.
