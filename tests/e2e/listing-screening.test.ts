@@ -223,7 +223,9 @@ describe('listings to check, for moderators', () => {
     const notices = page.getByRole('region', { name: /Notifications/ });
 
     // The photo, with the face found outlined on it and counted in words.
+    // Photos load as they come into view (other held listings can come before this one).
     const hatCard = cardOf(page, hat);
+    await hatCard.scrollIntoViewIfNeeded();
     await hatCard.getByRole('img', { name: `Listing photo of ${hat.itemName}` }).waitFor();
     await hatCard.getByText('1 face found', { exact: true }).waitFor();
     expect(await hatCard.locator('[data-face-box]').count()).toBe(1);

@@ -238,9 +238,10 @@ describe('the studio', { timeout: 900_000 }, () => {
     await when.fill(localValue(new Date(Date.now() - 60 * 60_000), ZONE));
     await dialog.getByRole('button', { name: 'Schedule' }).click();
     await dialog.getByRole('alert').filter({ hasText: 'That time has passed' }).waitFor();
-    // The next whole minute but two: 120 to 180 s ahead, time for the snapshot's build and, after
-    // the server's clock is moved there, the publish, all before the real clock gets there.
-    const at = new Date(Math.ceil((Date.now() + 120_000) / 60_000) * 60_000);
+    // The next whole minute but ten: time for the snapshot's build and, after the server's clock is
+    // moved there, the publish, all before the real clock gets there (two minutes were not always
+    // enough on a busy machine). Nothing waits for that time itself.
+    const at = new Date(Math.ceil((Date.now() + 600_000) / 60_000) * 60_000);
     await when.fill(localValue(at, ZONE));
     await expectNoAxeViolations(page);
     await dialog.getByRole('button', { name: 'Schedule' }).click();
