@@ -96,3 +96,23 @@ export function applyToWaiting(waiting: Comment[], change: ThreadChange<Reply>):
 
 /** "3 new comments" (what the button and the announcement say). */
 export const newCommentsLabel = (n: number) => `${n} new ${n === 1 ? 'comment' : 'comments'}`;
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null;
+const isId = (value: unknown) => Number.isInteger(value);
+
+/**
+ * Whether a stream's message is a thread change (the stream's events are not typed by the API
+ * client, as its answers are): the fields the thread reads to place it. Anything else is not applied.
+ */
+export function isThreadChange(value: unknown): value is ThreadChange<Reply> {
+  if (!isRecord(value) || !isId(value.id) || !isId(value.commentCount)) return false;
+  if (value.parentCommentId !== null && !isId(value.parentCommentId)) return false;
+  if (value.kind === 'gone') return isId(value.commentId);
+  return (
+    value.kind === 'comment' &&
+    isId(value.replyCount) &&
+    isRecord(value.comment) &&
+    isId(value.comment.comment_id)
+  );
+}

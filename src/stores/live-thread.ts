@@ -5,8 +5,9 @@
 // THREAD_POLL_MS. Replies and updates apply at once; new top-level comments wait to be shown.
 import { atom, map } from 'nanostores';
 import { canModerate, type Comment, type Reply } from '../../api/contract.ts';
-import { THREAD_POLL_MS, type ThreadChange, type ThreadChanges } from '../../api/contract/live-threads.ts';
-import { applyChange, applyToWaiting } from '../lib/live-thread.ts';
+import { THREAD_POLL_MS, type ThreadChange } from '../../api/contract/live-threads.ts';
+import { api, ApiError, read } from '../lib/api.ts';
+import { applyChange, applyToWaiting, isThreadChange } from '../lib/live-thread.ts';
 import { $auth } from './auth.ts';
 import { $commentSort } from './comment-sort.ts';
 import { currentKey, type Post, threads } from './comments.ts';
@@ -97,7 +98,7 @@ export function showWaiting(postId: number): number | null {
 
 /** Keeps one post's thread live from change `after` on; returns the function that stops it. */
 export function keepThreadLive(post: Post, after: number): () => void {
-  const base = `/api/blog/posts/${post.postId}/comments`;
+  const streamUrl = `/api/blog/posts/${post.postId}/comments/stream`;
   let last = after;
   let source: EventSource | null = null;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -112,17 +113,19 @@ export function keepThreadLive(post: Post, after: number): () => void {
   function poll() {
     timer = setTimeout(async () => {
       try {
-        const res = await fetch(`${base}/changes?after=${last}`);
-        // No such post any more (or no live updates here): nothing to keep live.
-        if (res.status === 404) return;
-        if (res.ok) {
-          const answer = (await res.json()) as ThreadChanges<Reply>;
-          if (answer.reset) reload();
-          else for (const change of answer.changes) receive(post, change);
-          last = Math.max(last, answer.last);
-        }
-      } catch {
-        // Offline for a moment: the next question catches up.
+        const answer = await read(
+          api.blog.posts[':postId'].comments.changes.$get({
+            param: { postId: String(post.postId) },
+            query: { after: String(last) },
+          }),
+        );
+        if (answer.reset) reload();
+        else for (const change of answer.changes) receive(post, change);
+        last = Math.max(last, answer.last);
+      } catch (error) {
+        // No such post any more: nothing to keep live. Otherwise (offline for a moment, no live
+        // updates on this instance) the next question catches up.
+        if (error instanceof ApiError && error.status === 404) return;
       }
       if (!stopped && !document.hidden) poll();
     }, THREAD_POLL_MS);
@@ -131,11 +134,14 @@ export function keepThreadLive(post: Post, after: number): () => void {
   function open() {
     if (stopped || source || timer !== undefined) return;
     if (typeof EventSource === 'undefined') return poll();
-    const stream = new EventSource(`${base}/stream?after=${last}`);
+    const stream = new EventSource(`${streamUrl}?after=${last}`);
     source = stream;
-    stream.addEventListener('change', (event) => {
+    stream.addEventListener('change', (event: MessageEvent<string>) => {
       seen(event);
-      receive(post, JSON.parse(event.data as string) as ThreadChange<Reply>);
+      const change: unknown = JSON.parse(event.data);
+      // Not one this page understands (an older page, a newer server): load the thread afresh.
+      if (isThreadChange(change)) receive(post, change);
+      else reload();
     });
     stream.addEventListener('reset', (event) => {
       seen(event);

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Comment, Reply } from '../../api/contract.ts';
 import { bestScore, type ThreadChange } from '../../api/contract/live-threads.ts';
-import { applyChange, applyToWaiting, newCommentsLabel } from '../../src/lib/live-thread.ts';
+import { applyChange, applyToWaiting, isThreadChange, newCommentsLabel } from '../../src/lib/live-thread.ts';
 import { SHOWN_TO_READERS } from '../../src/lib/thread.ts';
 
 const reply = (id: number, extra: Partial<Reply> = {}): Reply => ({
@@ -86,6 +86,36 @@ describe('applyChange', () => {
     expect(applyToWaiting(waiting, changed(reply(7, { status: 'removed' })))).toEqual([]);
     expect(newCommentsLabel(1)).toBe('1 new comment');
     expect(newCommentsLabel(3)).toBe('3 new comments');
+  });
+});
+
+describe('isThreadChange', () => {
+  it("takes a stream's comment and gone changes, and nothing that lacks what places them", () => {
+    const comment = {
+      id: 7,
+      kind: 'comment',
+      comment: reply(3),
+      parentCommentId: null,
+      replyCount: 0,
+      commentCount: 4,
+    };
+    const gone = { id: 8, kind: 'gone', commentId: 3, parentCommentId: 2, commentCount: 3 };
+    expect(isThreadChange(comment)).toBe(true);
+    expect(isThreadChange(gone)).toBe(true);
+    for (const bad of [
+      null,
+      'a change',
+      [],
+      { ...comment, id: '7' },
+      { ...comment, kind: 'edited' },
+      { ...comment, comment: null },
+      { ...comment, comment: { content: 'no id' } },
+      { ...comment, parentCommentId: 'x' },
+      { ...comment, commentCount: undefined },
+      { ...gone, commentId: 1.5 },
+    ]) {
+      expect(isThreadChange(bad), JSON.stringify(bad)).toBe(false);
+    }
   });
 });
 
