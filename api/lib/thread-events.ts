@@ -5,6 +5,7 @@
 // has written, when another instance says it has (PostgreSQL LISTEN/NOTIFY), and every few
 // seconds while streams are open in case a notice was lost. A page that reconnects resumes after
 // the last change it saw (Last-Event-ID).
+import { type EventLoopUtilization, performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import pg from 'pg';
 import type { Reply } from '../contract.ts';
@@ -26,9 +27,19 @@ export const THREAD_EVENTS_CHANNEL = 'nestling_thread_events';
 /** The listener's application_name, so an operator (or a test) can find its connection. */
 export const LISTENER_NAME = 'nestling-thread-listener';
 
-/** What writing a chunk to one open stream costs, about (bench:streams), and the longest rest after a read. */
-const REST_PER_STREAM_MS = 0.02;
-const REST_MAX_MS = 100;
+/**
+ * After a fan-out the hub rests this many times as long as the fan-out took, so that handing out
+ * changes keeps about a tenth of the thread (bench:streams: a fan-out to 2,000 streams took
+ * 90–210 ms on a busy machine, most of it one socket write a stream, whatever it carries).
+ */
+const REST_PER_FAN_OUT = 9;
+/** The longest rest, so a change still reaches every stream within the second bench:streams allows it. */
+const REST_MAX_MS = 250;
+/**
+ * The rest is only for the requests that need the thread: when they kept it busy less than half
+ * the time since the last fan-out, the next one goes at once (single comments are not delayed).
+ */
+const BUSY = 0.5;
 /** Events read at a time. */
 const BATCH = 1_000;
 /** A page that missed more of its thread's changes than this reloads the thread instead. */
@@ -51,6 +62,8 @@ export interface ThreadHubOptions {
   gapWaitMs?: number;
   /** How often the hub reads anyway while streams are open (a lost notice, a command's write). */
   pollMs?: number;
+  /** The longest rest after a fan-out (bench:streams compares shorter ones). */
+  restMaxMs?: number;
 }
 
 export interface ThreadHub {
@@ -66,8 +79,8 @@ export interface ThreadHub {
   poke: () => void;
   /** Ends every stream (the pages reconnect elsewhere) and stops listening. */
   close: () => Promise<void>;
-  /** Open streams, and the last change read (for tests and the benchmark). */
-  stats: () => { streams: number; cursor: number };
+  /** Open streams, the last change read, and the fan-outs so far and their time (tests, the benchmark). */
+  stats: () => { streams: number; cursor: number; fanOuts: number; fanOutMs: number };
 }
 
 interface Stream {
@@ -98,6 +111,7 @@ export function createThreadHub(options: ThreadHubOptions): ThreadHub {
   const now = options.now ?? (() => new Date());
   const maxBuffered = options.maxBufferedBytes ?? 64 * 1024;
   const gapWaitMs = options.gapWaitMs ?? 3_000;
+  const restMaxMs = options.restMaxMs ?? REST_MAX_MS;
   const postgres = isPostgres(db);
   const byPost = new Map<number, Set<Stream>>();
   let streamCount = 0;
@@ -111,6 +125,13 @@ export function createThreadHub(options: ThreadHubOptions): ThreadHub {
   const timers: ReturnType<typeof setInterval>[] = [];
   let listener: pg.Client | null = null;
   let reconnectTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Fan-outs that wrote to streams, and the milliseconds they took (for the benchmark). */
+  let fanOuts = 0;
+  let fanOutMs = 0;
+  /** When the last fan-out began handing out its chunks. */
+  let fanOutBegan = 0;
+  /** The event loop's use when the last fan-out ended: how busy the requests have kept it since. */
+  let fanOutEnded: EventLoopUtilization | null = null;
 
   function remove(stream: Stream) {
     if (stream.closed) return;
@@ -158,6 +179,8 @@ export function createThreadHub(options: ThreadHubOptions): ThreadHub {
       list.push({ id: change.id, chunk: message(change) });
       byThread.set(postId, list);
     }
+    const began = performance.now();
+    let written = 0;
     for (const [postId, changes] of byThread) {
       const streams = byPost.get(postId);
       if (!streams) continue;
@@ -172,8 +195,12 @@ export function createThreadHub(options: ThreadHubOptions): ThreadHub {
           stream.sentUpTo = last;
           enqueue(stream, whole);
         }
+        written += 1;
       }
     }
+    if (written === 0) return;
+    fanOutBegan = began;
+    fanOuts += 1;
   }
 
   /** Reads one batch of events after the cursor; true when more may follow at once. */
@@ -212,10 +239,11 @@ export function createThreadHub(options: ThreadHubOptions): ThreadHub {
   }
 
   /**
-   * After a read that handed changes out, the next one waits about as long as writing them to every
-   * open stream takes (that happens after the read, as each response takes its chunk): requests run
-   * meanwhile, and the writes they make go out together in one chunk a stream. Handing out each
-   * comment at once spent the thread on fan-outs of one comment each (bench:streams).
+   * After a read that handed changes out, the next one waits nine times as long as that fan-out
+   * took (at most restMaxMs), while requests keep the thread busy: they run meanwhile, and the
+   * writes they make go out together in one chunk a stream. Most of a fan-out's cost is one write
+   * a stream, so fewer, larger fan-outs cost less. Handing out each comment at once spent the
+   * thread on fan-outs of one comment each (bench:streams).
    */
   let restUntil = 0;
   let restTimer: ReturnType<typeof setTimeout> | null = null;
@@ -227,7 +255,8 @@ export function createThreadHub(options: ThreadHubOptions): ThreadHub {
       return;
     }
     const rest = restUntil - performance.now();
-    if (rest > 0) {
+    const busy = fanOutEnded !== null && performance.eventLoopUtilization(fanOutEnded).utilization >= BUSY;
+    if (rest > 0 && busy) {
       if (!restTimer) {
         restTimer = setTimeout(() => {
           restTimer = null;
@@ -242,10 +271,18 @@ export function createThreadHub(options: ThreadHubOptions): ThreadHub {
         await started;
         do {
           again = false;
-          const cursorBefore = cursor;
+          const fanOutsBefore = fanOuts;
           if (await readOnce()) again = true;
-          const rest = Math.min(streamCount * REST_PER_STREAM_MS, REST_MAX_MS);
-          if (cursor !== cursorBefore && rest >= 1) {
+          if (fanOuts === fanOutsBefore) continue;
+          // Each response writes its chunk to its socket once its reader has taken it, in the
+          // ticks that follow; those writes are most of a fan-out's cost, so it is timed until
+          // they are done (a tick queued now runs after them, before any other request's I/O).
+          await new Promise((resolve) => process.nextTick(resolve));
+          const took = performance.now() - fanOutBegan;
+          fanOutMs += took;
+          fanOutEnded = performance.eventLoopUtilization();
+          const rest = Math.min(took * REST_PER_FAN_OUT, restMaxMs);
+          if (rest >= 1) {
             restUntil = performance.now() + rest;
             // Let go: what came meanwhile (or is left) is read once the rest is over.
             if (again) {
@@ -428,7 +465,7 @@ export function createThreadHub(options: ThreadHubOptions): ThreadHub {
       await Promise.all([draining, notifying, listener?.end().catch(() => undefined)]);
     },
 
-    stats: () => ({ streams: streamCount, cursor }),
+    stats: () => ({ streams: streamCount, cursor, fanOuts, fanOutMs }),
   };
   return hub;
 }
