@@ -75,7 +75,7 @@ export interface Figure {
 }
 
 /** CPU time a process has used, in ms, from /proc (user + system, in 1/100 s). */
-function cpuMs(pid: number): number | undefined {
+export function cpuMs(pid: number): number | undefined {
   try {
     const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10;

@@ -3,10 +3,14 @@
 // one PostgreSQL. Comments are written through the API (signed in against the Auth emulator) and
 // the time until each comment has reached every open stream is recorded: p50, p99 and the worst,
 // with the server's memory per open stream. Then, on the same servers in the same run, the reader
-// mix of npm run bench:api and comment writes at full speed (autocannon), each measured without
-// streams, with the streams open, and without them again. The servers and the stream clients are
+// mix of npm run bench:api and its comment writes at full speed (autocannon: the same requests, to
+// the post with the most comments, as bench:api writes), each measured without streams, with the
+// streams all on the written thread (the worst case), with them spread over nine posts (as
+// readers spread over threads), and without them again. The servers and the stream clients are
 // child processes (the real startServer with the API only), so the load generator's memory and
-// CPU are not theirs, and autocannon's timing does not wait on the streams' parsing.
+// CPU are not theirs, and autocannon's timing does not wait on the streams' parsing; the
+// hello-world Hono of bench:api and the disk's fsync are measured in the same run, since on a
+// shared machine they set what any figure here can reach.
 import { type ChildProcess, fork } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -37,11 +41,14 @@ import { tempDir } from '../lib/temp.ts';
 import {
   BROWSER_HEADERS,
   CONNECTIONS,
+  cpuMs,
   DURATION,
   type Figure,
   fromManyAddresses,
   measure,
   readerMix,
+  startHelloWorld,
+  stopChild,
   warmUp,
 } from './api-load.ts';
 import { machine, mib } from './lib.ts';
@@ -55,10 +62,17 @@ const TURN = Math.max(2, DURATION / 2);
 /** Wall-clock milliseconds with sub-millisecond precision, comparable between processes. */
 const clock = () => performance.timeOrigin + performance.now();
 
+interface HubStats {
+  streams: number;
+  rss: number;
+  fanOuts: number;
+  fanOutMs: number;
+}
+
 interface Instance {
   url: string;
   child: ChildProcess;
-  stats: () => Promise<{ streams: number; rss: number }>;
+  stats: () => Promise<HubStats>;
 }
 
 /** Sends a message to a child and waits for its answer (one request at a time per child). */
@@ -89,7 +103,10 @@ interface Posts {
   mix: { post_id: number; slug: string }[];
 }
 
-/** A live database: migrated, seeded from content/ and released now (API only, no pages built). */
+/**
+ * A live database: migrated, seeded from content/ and released now (API only, no pages built).
+ * The streamed post is the one with the most comments, the post bench:api writes its comments to.
+ */
 async function releasedDatabase(location: string): Promise<Posts> {
   const { db } = await prepareDatabase(location, 'content', { sampleRecalls: false });
   const now = new Date();
@@ -99,8 +116,11 @@ async function releasedDatabase(location: string): Promise<Posts> {
   await db.transaction().execute((trx) => switchLive(trx, id, now));
   const posts = await db
     .selectFrom('release_posts')
-    .select(['post_id', 'slug'])
-    .orderBy('post_id')
+    .innerJoin('blog_posts', 'blog_posts.post_id', 'release_posts.post_id')
+    .where('release_posts.release_id', '=', id)
+    .select(['release_posts.post_id', 'release_posts.slug'])
+    .orderBy('blog_posts.comment_count', 'desc')
+    .orderBy('release_posts.post_id')
     .limit(9)
     .execute();
   await db.destroy();
@@ -127,13 +147,13 @@ interface Clients {
   close: () => Promise<void>;
 }
 
-/** Opens `perInstance` streams of one post on each server, in a process of their own. */
-async function openClients(urls: string[], postId: number, perInstance: number): Promise<Clients> {
+/** Opens `perInstance` streams on each server, in turn over `postIds`, in a process of their own. */
+async function openClients(urls: string[], postIds: number[], perInstance: number): Promise<Clients> {
   const child = fork(import.meta.filename, ['clients'], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  await ask(child, { open: { urls, postId, perInstance } });
+  await ask(child, { open: { urls, postIds, perInstance } });
   return {
     child,
     record: () => ask(child, 'record'),
@@ -159,6 +179,28 @@ const load1 = () =>
 
 const quantile = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+
+/**
+ * What one fsync of the bench's disk takes now: a comment on SQLite waits for one (synchronous =
+ * FULL) on the thread that serves every request, so on a disk shared with other work this, not
+ * the CPU, can set the write rate with or without streams.
+ */
+function fsyncLatency(dir: string): string {
+  const file = path.join(dir, 'fsync-probe');
+  const fd = fs.openSync(file, 'w');
+  const page = Buffer.alloc(4096, 1);
+  const times: number[] = [];
+  for (let i = 0; i < 200; i += 1) {
+    fs.writeSync(fd, page);
+    const start = performance.now();
+    fs.fsyncSync(fd);
+    times.push(performance.now() - start);
+  }
+  fs.closeSync(fd);
+  fs.rmSync(file);
+  times.sort((a, b) => a - b);
+  return `fsync of a 4 KiB append p50 ${quantile(times, 0.5).toFixed(1)} ms, p90 ${quantile(times, 0.9).toFixed(1)} ms`;
+}
 
 interface Delivery {
   label: string;
@@ -270,6 +312,8 @@ async function runSetup(
   perInstance: number,
   posts: Posts,
   users: EmulatorUser[],
+  /** Only the delivery and comment writes (the comparison with an earlier hub). */
+  writesOnly = false,
 ): Promise<{ delivery: Delivery; load: LoadRow[] }> {
   const postId = posts.streamed.post_id;
   // The reader mix as npm run bench:api sends it: nine comment pages to one view beacon, each
@@ -309,10 +353,13 @@ async function runSetup(
 
   const load: LoadRow[] = [];
   const total = perInstance * instances.length;
-  const open = async () => {
+  const spreadOver = posts.mix.map((p) => p.post_id);
+  /** Streams on the written post when they are spread: every ninth, on each instance. */
+  const spreadOnWritten = Math.ceil(perInstance / spreadOver.length) * instances.length;
+  const open = async (postIds = [postId]) => {
     const clients = await openClients(
       instances.map((i) => i.url),
-      postId,
+      postIds,
       perInstance,
     );
     // Each stream has had its `ready` (and the server its first heartbeat timer) before a figure.
@@ -336,9 +383,19 @@ async function runSetup(
       setup,
       streams,
     });
-  const writes = async (streams: string, clients?: Clients) => {
+  const hubStats = () => Promise.all(instances.map((i) => i.stats()));
+  const writes = async (streams: string, clients?: Clients, onWritten = total) => {
     acknowledged = 0;
+    const hubBefore = await hubStats();
+    const windowStart = performance.now();
+    const clientsBefore = clients && cpuMs(clients.child.pid!);
     const figure = await onAll('POST /api/blog/posts/:id/comments', instances, writeOpts);
+    const hubAfter = await hubStats();
+    const windowMs = performance.now() - windowStart;
+    const clientsAfter = clients && cpuMs(clients.child.pid!);
+    const fanOuts = hubAfter.reduce((n, h, i) => n + h.fanOuts - hubBefore[i]!.fanOuts, 0);
+    const fanOutMs = hubAfter.reduce((n, h, i) => n + h.fanOutMs - hubBefore[i]!.fanOutMs, 0);
+    const answered = figure.rps * TURN;
     let note: string | undefined;
     if (clients) {
       // Until the streams have had what was written (no delivery for a second), then what they
@@ -351,9 +408,12 @@ async function runSetup(
       const seen = await clients.take();
       const still = (await Promise.all(instances.map((i) => i.stats()))).reduce((n, x) => n + x.streams, 0);
       note =
-        `${int(seen.received)} of ${int(seen.distinct * total)} deliveries ` +
-        `(${int(seen.distinct)} comments, ${int(acknowledged)} answered in time); ` +
-        `${int(still)} streams still open`;
+        `${int(seen.received)} of ${int(seen.distinct * onWritten)} deliveries to the ${int(onWritten)} streams ` +
+        `of the written post (${int(seen.distinct)} comments, ${int(acknowledged)} answered in time); ` +
+        `${int(still)} streams still open; hub: ${fanOuts} fan-outs, ` +
+        `${fanOuts ? (fanOutMs / fanOuts).toFixed(0) : '–'} ms each, ` +
+        `${((fanOutMs / (windowMs * instances.length)) * 100).toFixed(0)}% of the time; ` +
+        `stream clients' CPU ${clientsBefore !== undefined && clientsAfter !== undefined && answered > 0 ? int(((clientsAfter - clientsBefore) * 1000) / answered) : '–'} µs a comment`;
     } else {
       // Comments in flight at the cut-off are stored before the next figure.
       await new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -374,12 +434,24 @@ async function runSetup(
     await warmUp(writeOpts(i.url));
   }
   await new Promise((resolve) => setTimeout(resolve, 1_000));
-  await mix('none (before)');
+  if (!writesOnly) await mix('none (before)');
   await writes('none (before)');
   const clients = await open();
-  await mix(int(total));
-  await writes(int(total), clients);
+  if (!writesOnly) await mix(`${int(total)}, all on the written post`);
+  await writes(`${int(total)}, all on the written post`, clients);
   await closeAll(clients);
+  if (writesOnly) {
+    await writes('none (after)');
+    return { delivery, load };
+  }
+  mark(`${setup}: streams spread over ${spreadOver.length} posts`);
+  const spread = await open(spreadOver);
+  await writes(
+    `${int(total)} over ${spreadOver.length} posts (${int(spreadOnWritten)} on the written one)`,
+    spread,
+    spreadOnWritten,
+  );
+  await closeAll(spread);
   mark(`${setup}: the loads without streams again`);
   await mix('none (after)');
   await writes('none (after)');
@@ -397,7 +469,23 @@ async function main() {
   const dir = tempDir('nestling-bench-streams-');
   const deliveries: Delivery[] = [];
   const load: LoadRow[] = [];
+  const machineNotes: string[] = [];
+  // The bare Hono server of bench:api, at the start and at the end: what this machine gives any
+  // server in this run.
+  const hello = await startHelloWorld();
+  children.push(hello.child);
+  const helloOpts = { url: `${hello.url}/`, headers: BROWSER_HEADERS, duration: TURN };
+  const ceiling = async (when: string) => {
+    const figure = await measure('hello-world', helloOpts, hello.child.pid);
+    machineNotes.push(
+      `${when}: hello-world Hono ${int(figure.rps)} req/s (${figure.cpuUs?.toFixed(0) ?? '–'} µs/req); ` +
+        `${fsyncLatency(dir)}; load average ${load1()}`,
+    );
+    console.log(machineNotes[machineNotes.length - 1]);
+  };
   try {
+    await warmUp(helloOpts);
+    await ceiling('Start');
     // One parent per connection, as in npm run bench:api.
     const users = await Promise.all(
       Array.from({ length: CONNECTIONS }, (_, i) =>
@@ -411,7 +499,23 @@ async function main() {
     const sqlite = await runSetup('SQLite, one instance', [one], 2_000, posts, users);
     deliveries.push(sqlite.delivery);
     load.push(...sqlite.load);
-    one.child.kill('SIGTERM');
+    await stopChild(one.child);
+    // The same with the hub's earlier rest (20 µs a stream: 40 ms at 2,000 streams), on the same
+    // database and machine minutes apart, so the change is measured within one run.
+    mark('SQLite with the earlier rest');
+    const earlier = await startInstance(file, { ...env, BENCH_REST_MAX_MS: '40' });
+    children.push(earlier.child);
+    const before = await runSetup(
+      'SQLite, one instance, the rest as before (40 ms)',
+      [earlier],
+      2_000,
+      posts,
+      users,
+      true,
+    );
+    deliveries.push(before.delivery);
+    load.push(...before.load);
+    await stopChild(earlier.child);
 
     mark('starting PostgreSQL');
     const cluster = await startCluster({ durable: true });
@@ -441,6 +545,8 @@ async function main() {
     } finally {
       await cluster.stop();
     }
+    await ceiling('End');
+    await stopChild(hello.child);
   } finally {
     for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
     await emulator.stop();
@@ -448,6 +554,7 @@ async function main() {
   }
 
   console.log(`\nLoad average at the end: ${load1()} (the machine's other work shares its cores).`);
+  for (const note of machineNotes) console.log(note);
   console.log(
     '\n| Setup | Streams | Comments | Delivery p50 | p99 | Worst | Missing | Memory per open stream |',
   );
@@ -476,7 +583,12 @@ async function main() {
 async function serve() {
   const location = process.argv[3]!;
   const { db } = await prepareDatabase(location, 'content', { sampleRecalls: false });
-  const threads = createThreadHub({ db, listenUrl: isPostgresUrl(location) ? location : null });
+  const threads = createThreadHub({
+    db,
+    listenUrl: isPostgresUrl(location) ? location : null,
+    // The hub's rest as it was before it was measured from the fan-out: 20 µs a stream.
+    ...(process.env.BENCH_REST_MAX_MS ? { restMaxMs: Number(process.env.BENCH_REST_MAX_MS) } : {}),
+  });
   const server = await startServer({
     db,
     siteDir: tempDir('nestling-bench-streams-site-'),
@@ -543,15 +655,17 @@ function clients() {
     });
   process.on('message', (m: unknown) => {
     if (typeof m === 'object' && m !== null && 'open' in m) {
-      const { urls, postId, perInstance } = (
-        m as { open: { urls: string[]; postId: number; perInstance: number } }
+      const { urls, postIds, perInstance } = (
+        m as { open: { urls: string[]; postIds: number[]; perInstance: number } }
       ).open;
       void (async () => {
         for (const base of urls) {
-          const url = `${base}/api/blog/posts/${postId}/comments/stream`;
+          const url = (n: number) => `${base}/api/blog/posts/${postIds[n % postIds.length]!}/comments/stream`;
           // Opened a hundred at a time, as pages arrive, not as one burst of connections.
           for (let i = 0; i < perInstance; i += 100) {
-            await Promise.all(Array.from({ length: Math.min(100, perInstance - i) }, () => openOne(url)));
+            await Promise.all(
+              Array.from({ length: Math.min(100, perInstance - i) }, (_, j) => openOne(url(i + j))),
+            );
           }
         }
         process.send!({ opened: true });
