@@ -54,20 +54,38 @@ function showLocal(owner: string): void {
 
 let idsWanted = false;
 let channel: BroadcastChannel | null = null;
+/**
+ * Counts the page's own toggles. An answer asked for before one is older than what the page shows
+ * (hearts pressed right after signing in, while the first list was on its way): it is not applied,
+ * and the list is asked for again once the toggles have been answered.
+ */
+let toggles = 0;
+let askAgain = false;
+/** Items whose toggle is waiting for the API's answer. */
+const inFlight = new Set<string>();
+
+function loadAgain(owner: string): void {
+  if (inFlight.size === 0) void loadList(owner);
+  else askAgain = true;
+}
 
 async function loadCount(owner: string): Promise<void> {
+  const asked = toggles;
   try {
     const { count } = await read(api.favourites.count.$get({}, withToken(await getIdToken())));
-    if ($favourites.get().owner === owner) $favourites.set({ ...$favourites.get(), count });
+    if ($favourites.get().owner === owner && toggles === asked)
+      $favourites.set({ ...$favourites.get(), count });
   } catch (error) {
     console.error('Failed to load the favourites count', error);
   }
 }
 
 async function loadList(owner: string): Promise<void> {
+  const asked = toggles;
   try {
     const { items } = await read(api.favourites.$get({}, withToken(await getIdToken())));
     if ($favourites.get().owner !== owner) return;
+    if (toggles !== asked) return loadAgain(owner);
     $favourites.set({ owner, count: items.length, ids: items.map((f) => f.itemId), local: false });
     $favouriteList.set({ items, error: null });
   } catch (error) {
@@ -133,8 +151,6 @@ export function watchFavourites(withIds = false): void {
 
 // ---- Toggling ----------------------------------------------------------------------------------
 
-const inFlight = new Set<string>();
-
 export const isSaved = (state: FavouritesState, itemId: string) => state.ids?.includes(itemId) ?? false;
 
 /**
@@ -170,6 +186,7 @@ export async function toggleFavourite(item: Item): Promise<void> {
   const ids = before.ids ?? [];
   const optimistic = saving ? [item.itemId, ...ids] : ids.filter((id) => id !== item.itemId);
   $favourites.set({ ...before, ids: optimistic, count: Math.max(0, before.count + (saving ? 1 : -1)) });
+  toggles += 1;
   inFlight.add(item.itemId);
   try {
     const options = withToken(await getIdToken());
@@ -199,6 +216,10 @@ export async function toggleFavourite(item: Item): Promise<void> {
     });
   } finally {
     inFlight.delete(item.itemId);
+    if (askAgain && inFlight.size === 0) {
+      askAgain = false;
+      if ($favourites.get().owner === owner) void loadList(owner);
+    }
   }
 }
 
