@@ -79,5 +79,6 @@ describe('acknowledged writes survive a crash', () => {
       likeCount: number;
     };
     expect(after.likeCount).toBe(likeCountBefore);
-  });
+    // Two whole servers start (each 10–20 s on a busy machine), beside ten parents made in the emulator.
+  }, 180_000);
 });
