@@ -37,9 +37,11 @@ const REST_PER_FAN_OUT = 9;
 const REST_MAX_MS = 250;
 /**
  * The rest is only for the requests that need the thread: when they kept it busy less than half
- * the time since the last fan-out, the next one goes at once (single comments are not delayed).
+ * the time since the last fan-out, judged over at least JUDGE_MS (a shorter time is mostly the
+ * request that wrote), the next one goes then (single comments wait no longer than that).
  */
 const BUSY = 0.5;
+const JUDGE_MS = 40;
 /** Events read at a time. */
 const BATCH = 1_000;
 /** A page that missed more of its thread's changes than this reloads the thread instead. */
@@ -80,7 +82,7 @@ export interface ThreadHub {
   /** Ends every stream (the pages reconnect elsewhere) and stops listening. */
   close: () => Promise<void>;
   /** Open streams, the last change read, and the fan-outs so far and their time (tests, the benchmark). */
-  stats: () => { streams: number; cursor: number; fanOuts: number; fanOutMs: number };
+  stats: () => { streams: number; cursor: number; fanOuts: number; fanOutMs: number; rests: number };
 }
 
 interface Stream {
@@ -128,10 +130,13 @@ export function createThreadHub(options: ThreadHubOptions): ThreadHub {
   /** Fan-outs that wrote to streams, and the milliseconds they took (for the benchmark). */
   let fanOuts = 0;
   let fanOutMs = 0;
+  /** Reads that waited for a rest to end. */
+  let rests = 0;
   /** When the last fan-out began handing out its chunks. */
   let fanOutBegan = 0;
-  /** The event loop's use when the last fan-out ended: how busy the requests have kept it since. */
+  /** The event loop's use when the last fan-out ended (and when): how busy requests have kept it since. */
   let fanOutEnded: EventLoopUtilization | null = null;
+  let fanOutEndedAt = 0;
 
   function remove(stream: Stream) {
     if (stream.closed) return;
@@ -254,17 +259,25 @@ export function createThreadHub(options: ThreadHubOptions): ThreadHub {
       again = true;
       return;
     }
-    const rest = restUntil - performance.now();
-    const busy = fanOutEnded !== null && performance.eventLoopUtilization(fanOutEnded).utilization >= BUSY;
-    if (rest > 0 && busy) {
-      if (!restTimer) {
-        restTimer = setTimeout(() => {
-          restTimer = null;
-          poke();
-        }, rest);
-        restTimer.unref?.();
+    const at = performance.now();
+    const rest = restUntil - at;
+    if (rest > 0 && fanOutEnded) {
+      const judged = at - fanOutEndedAt >= JUDGE_MS;
+      const busy = judged && performance.eventLoopUtilization(fanOutEnded).utilization >= BUSY;
+      if (!judged || busy) {
+        if (!restTimer) {
+          if (busy) rests += 1;
+          restTimer = setTimeout(
+            () => {
+              restTimer = null;
+              poke();
+            },
+            busy ? rest : Math.min(rest, fanOutEndedAt + JUDGE_MS - at),
+          );
+          restTimer.unref?.();
+        }
+        return;
       }
-      return;
     }
     draining = (async () => {
       try {
@@ -281,6 +294,7 @@ export function createThreadHub(options: ThreadHubOptions): ThreadHub {
           const took = performance.now() - fanOutBegan;
           fanOutMs += took;
           fanOutEnded = performance.eventLoopUtilization();
+          fanOutEndedAt = performance.now();
           const rest = Math.min(took * REST_PER_FAN_OUT, restMaxMs);
           if (rest >= 1) {
             restUntil = performance.now() + rest;
@@ -465,7 +479,7 @@ export function createThreadHub(options: ThreadHubOptions): ThreadHub {
       await Promise.all([draining, notifying, listener?.end().catch(() => undefined)]);
     },
 
-    stats: () => ({ streams: streamCount, cursor, fanOuts, fanOutMs }),
+    stats: () => ({ streams: streamCount, cursor, fanOuts, fanOutMs, rests }),
   };
   return hub;
 }
