@@ -1,5 +1,4 @@
 import { defineConfig } from 'vitest/config';
-import { LongestFirst } from './tests/helpers/sequencer.ts';
 
 const API_TESTS = ['tests/api/**/*.test.ts'];
 /** Every project's: a test file's temp folders go when it ends. */
@@ -29,7 +28,6 @@ export default defineConfig({
     // file waits on its servers and timers while another computes. Browser files share the run's
     // servers, so each one makes its own parents, comments and posts and asserts only on those.
     maxWorkers: 3,
-    sequence: { sequencer: LongestFirst },
     projects: [
       {
         test: {
