@@ -593,7 +593,8 @@ describe('the publisher', () => {
     expect(none.code).toBe(1);
     expect(none.output).toContain('Nothing was rolled back: There is no earlier release to go back to.');
     expect((await publishStatus(db)).live?.id).toBe(one.id);
-  });
+    // Two runs of the command, each a whole process that loads the app (15 s on a busy machine).
+  }, 90_000);
 
   it('keeps the newest 5 builds, and always the live one and the one before it', async () => {
     const { file, contentDir, siteDir } = await setup([{ slug: 'first' }]);
