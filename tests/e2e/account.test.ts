@@ -244,7 +244,7 @@ describe('deleting an account', () => {
 describe('the deletion queue and the outbox', () => {
   it('an admin sees a request with its due date, closes it, and reads the emails in the outbox', async () => {
     const admin = await person('Ada');
-    setRole(admin.email, 'admin');
+    await setRole(admin.email, 'admin');
     const requester = `nobody-${crypto.randomUUID().slice(0, 6)}@example.com`;
     const filed = await fetch(`${base}/api/account/deletion-requests`, {
       method: 'POST',

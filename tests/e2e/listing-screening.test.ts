@@ -86,7 +86,7 @@ beforeAll(async () => {
     photos: [`${photoHost}/hat-${tag}.jpg`],
   });
   moderator = await signedUpParent('Sasha', PASSWORD);
-  setRole(moderator.email, 'moderator');
+  await setRole(moderator.email, 'moderator');
   const accepted = await sendListings(base, [sleepSack, walker, lego, hat]);
   expect(accepted.accepted).toBe(4);
   const states = Object.fromEntries(accepted.listings.map((l) => [l.itemId, l.screening]));

@@ -111,7 +111,7 @@ describe('reports and the moderation console', () => {
   it('a parent reports a comment; a moderator removes it with a reason; the thread and its author show it', async () => {
     const post = await somePost(1);
     const [author, reporter, moderator] = await Promise.all([person('Ada'), person('Ben'), person('Mo')]);
-    setRole(moderator.email, 'moderator');
+    await setRole(moderator.email, 'moderator');
     const text = `Buy my recalled car seat, cheap! ${crypto.randomUUID().slice(0, 6)}`;
     const id = await comment(post, author, text);
     const linky = `Great deals: https://a.example https://b.example https://c.example ${crypto.randomUUID().slice(0, 6)}`;
@@ -349,7 +349,7 @@ describe('child-safety escalation', () => {
   it('hides the comment at once and reaches a webhook listener that is down at first', async () => {
     const post = await somePost(3);
     const [author, reporter, moderator] = await Promise.all([person('Dee'), person('Eli'), person('Max')]);
-    setRole(moderator.email, 'moderator');
+    await setRole(moderator.email, 'moderator');
     const text = `Worrying words ${crypto.randomUUID().slice(0, 6)}`;
     const id = await comment(post, author, text);
     const filed = await api<{ reportId: number; status: string; comment: Comment }>(

@@ -193,7 +193,7 @@ describe('publishing from /admin', { timeout: 240_000 }, () => {
       body: XSS_CORPUS.join('\n\n'),
     });
     // An editor is made an admin with the documented command, against the server's database.
-    setRole(editor.email, 'admin', { DATABASE_PATH: databasePath });
+    await setRole(editor.email, 'admin', { DATABASE_PATH: databasePath });
     const page = await openPage(browser, 20_000);
     await page.goto(`${server.url}/admin`);
     await waitForIsland(page, 'AdminPublish');

@@ -142,7 +142,7 @@ describe('possible recalls, for moderators', () => {
   it('a moderator reads a possible recall on a phone and dismisses it with a reason', async () => {
     const base = inject('authBaseURL');
     const moderator = await signedUpParent('Rowan', PASSWORD);
-    setRole(moderator.email, 'moderator');
+    await setRole(moderator.email, 'moderator');
     const matches = await getJson<RecallMatch[]>(`${base}/api/moderation/recall-matches`, moderator.token);
     const open = matches.filter((m) => m.status === 'open');
     expect(open.length, 'the sample feed raises sample items').toBeGreaterThanOrEqual(2);

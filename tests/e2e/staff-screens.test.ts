@@ -88,7 +88,7 @@ describe('staff and account screens', () => {
       signedUpParent('Ben', PASSWORD),
       signedUpParent('Cy', PASSWORD),
     ]);
-    setRole(admin.email, 'admin');
+    await setRole(admin.email, 'admin');
     const tag = crypto.randomUUID().slice(0, 6);
     const first = await comment(post, author, `A pram for sale, barely used ${tag}`);
     const second = await comment(post, author, `Another one, message me privately ${tag}`);
@@ -170,7 +170,7 @@ describe('staff and account screens', () => {
       signedUpParent('Dot', PASSWORD),
       signedUpParent('Eve', PASSWORD),
     ]);
-    setRole(moderator.email, 'moderator');
+    await setRole(moderator.email, 'moderator');
     const tag = crypto.randomUUID().slice(0, 6);
     const texts = [`First of Dot’s ${tag}`, `Second of Dot’s ${tag}`];
     for (const text of texts)

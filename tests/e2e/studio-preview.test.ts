@@ -27,7 +27,7 @@ let category: BlogCategory;
 beforeAll(async () => {
   base = inject('authBaseURL');
   editor = await signedUpParent('Preview', PASSWORD);
-  setRole(editor.email, 'admin');
+  await setRole(editor.email, 'admin');
   category = ((await (await fetch(`${base}/api/blog/categories`)).json()) as BlogCategory[])[0]!;
   const res = await fetch(`${base}/api/studio/posts`, {
     method: 'POST',

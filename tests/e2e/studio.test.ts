@@ -151,7 +151,7 @@ async function writer(name: string, role: 'author' | 'editor'): Promise<Person> 
   await signInWithEmail(page, made.email, password);
   await page.getByRole('heading', { name: 'The studio is for Nestling’s authors and editors' }).waitFor();
   await closePage(page);
-  setRole(made.email, role, { DATABASE_PATH: databasePath });
+  await setRole(made.email, role, { DATABASE_PATH: databasePath });
   return { email: made.email, password, idToken: made.idToken };
 }
 
