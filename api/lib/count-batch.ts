@@ -16,6 +16,11 @@ export interface CountBatch<K> {
   flush: () => Promise<void>;
 }
 
+/** Kysely's error for a query on a database whose connections have been destroyed. */
+function isClosedDatabase(error: unknown): boolean {
+  return error instanceof Error && error.message === 'driver has already been destroyed';
+}
+
 export function createCountBatch<K>(options: {
   flushAfterMs: number;
   /** What is counted, for the log when a write fails. */
@@ -36,6 +41,13 @@ export function createCountBatch<K>(options: {
     try {
       await options.write(writing);
     } catch (error) {
+      // A database that has been closed never takes them: a process that closes it without a stop
+      // (the server writes what waits first, api/server.ts) would otherwise retry every second for
+      // as long as it lives.
+      if (isClosedDatabase(error)) {
+        console.error(`${options.what} were not written: the database was closed`);
+        return;
+      }
       console.error(`Writing ${options.what} failed; they will be retried`, error);
       for (const [key, count] of writing) waiting.set(key, (waiting.get(key) ?? 0) + count);
       schedule();

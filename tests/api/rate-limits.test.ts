@@ -134,6 +134,24 @@ describe('the buffered rate limiter (view beacons)', () => {
     await db.destroy();
   });
 
+  it('drops what waits once its database is closed, rather than retrying for ever', async () => {
+    const { db } = await createTestDb({ seed: false });
+    const clock = 1_000_000;
+    const limiter = createBufferedRateLimiter(db, {
+      scope: 'views',
+      limit: 2,
+      windowMs: MINUTE,
+      flushAfterMs: 60_000,
+      now: () => clock,
+    });
+    await limiter.hit('127.0.0.6');
+    await limiter.hit('127.0.0.6');
+    await db.destroy();
+    await limiter.flush();
+    // Kept for a retry, the two would still count and refuse this one.
+    expect(await limiter.hit('127.0.0.6')).toEqual({ allowed: true, retryAfterSeconds: 0 });
+  });
+
   it("adds up instances' counts: each sees the others' written attempts within its interval", async () => {
     const { db, location } = await createTestDb({ seed: false });
     const second = openDatabase(location);
