@@ -15,11 +15,12 @@ import {
   searchAlertEmail,
 } from '../../lib/alert-emails.ts';
 import type { MailSettings } from '../../lib/emails.ts';
-import { hashToken, randomToken } from '../../lib/tokens.ts';
+import { randomToken } from '../../lib/tokens.ts';
 import type { DB } from '../database.ts';
 import type { AlertsTable, SavedSearchesTable } from '../schema.ts';
 import type { Selectable } from 'kysely';
 import { enqueueEmail } from './mail.ts';
+import { askToConfirmEmail } from './notifications.ts';
 import { recallsByIds } from './recalls.ts';
 import { searchLabel } from './saved-searches.ts';
 import { activeSuspension } from './suspensions.ts';
@@ -36,8 +37,6 @@ const CHUNK = 100;
 const FLUSH_AT = 2000;
 /** Alerts one tick looks at: the rest wait for the next one. */
 const TICK_BATCH = 2000;
-/** A confirmation email is sent again for a new opt-in only after this long (as reply emails). */
-const CONFIRM_RESEND_MS = 60 * 60_000;
 
 type NewAlert = Omit<Selectable<AlertsTable>, 'alert_id' | 'sent_at' | 'outcome'>;
 
@@ -289,58 +288,10 @@ export async function askToConfirmAlerts(
   now: Date,
 ): Promise<boolean> {
   if (!input.verified || !input.email) return false;
-  const stamp = now.toISOString();
-  const settings = await trx
-    .selectFrom('email_settings')
-    .selectAll()
-    .where('user_uid', '=', input.uid)
-    .executeTakeFirst();
-  const sameAddress = settings?.email === input.email;
-  if (settings && sameAddress && settings.confirmed_at) {
-    if (!settings.enabled) {
-      await trx
-        .updateTable('email_settings')
-        .set({ enabled: 1, updated_at: stamp })
-        .where('user_uid', '=', input.uid)
-        .execute();
-    }
-    return false;
-  }
-  const lastSent = settings?.confirm_sent_at ? Date.parse(settings.confirm_sent_at) : 0;
-  const resend = !settings || !sameAddress || now.getTime() - lastSent >= CONFIRM_RESEND_MS;
-  const token = randomToken();
-  const confirm = resend ? { confirm_token_hash: hashToken(token), confirm_sent_at: stamp } : {};
-  if (settings) {
-    await trx
-      .updateTable('email_settings')
-      .set({ email: input.email, confirmed_at: null, enabled: 1, updated_at: stamp, ...confirm })
-      .where('user_uid', '=', input.uid)
-      .execute();
-  } else {
-    await trx
-      .insertInto('email_settings')
-      .values({
-        user_uid: input.uid,
-        email: input.email,
-        confirm_token_hash: hashToken(token),
-        confirm_sent_at: stamp,
-        confirmed_at: null,
-        enabled: 1,
-        unsubscribe_token: randomToken(),
-        created_at: stamp,
-        updated_at: stamp,
-      })
-      .execute();
-  }
-  if (resend) {
-    await enqueueEmail(
-      trx,
-      ALERT_PURPOSES.confirm,
-      confirmAlertsEmail(mail, { to: input.email, name: input.name, token }),
-      now,
-    );
-  }
-  return resend;
+  return askToConfirmEmail(trx, input, now, (token) => ({
+    purpose: ALERT_PURPOSES.confirm,
+    message: confirmAlertsEmail(mail, { to: input.email, name: input.name, token }),
+  }));
 }
 
 // ---- Settings ----------------------------------------------------------------------------------

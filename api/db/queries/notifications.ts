@@ -6,6 +6,7 @@ import {
   type UnsubscribeScope,
 } from '../../contract.ts';
 import { confirmRepliesEmail, EMAIL_PURPOSES, type MailSettings, replyEmail } from '../../lib/emails.ts';
+import type { EmailMessage } from '../../lib/mail.ts';
 import { hashToken, randomToken } from '../../lib/tokens.ts';
 import type { DB } from '../database.ts';
 import type { CommentRow, EmailSettingsRow } from '../schema.ts';
@@ -22,6 +23,63 @@ const CONFIRM_RESEND_MS = 60 * 60_000;
 
 async function findSettings(db: DB, uid: string): Promise<EmailSettingsRow | undefined> {
   return db.selectFrom('email_settings').selectAll().where('user_uid', '=', uid).executeTakeFirst();
+}
+
+/**
+ * The double opt-in of every email a parent asks for (reply emails and alerts share one
+ * email_settings row): an address not yet confirmed gets the confirmation link (again only after
+ * an hour, or at once for a new address); one confirmed before whose parent stopped all email is
+ * turned back on without a new confirmation. Returns whether a confirmation email was queued.
+ */
+export async function askToConfirmEmail(
+  trx: DB,
+  input: { uid: string; email: string },
+  now: Date,
+  confirmation: (token: string) => { purpose: string; message: EmailMessage },
+): Promise<boolean> {
+  const stamp = now.toISOString();
+  const settings = await findSettings(trx, input.uid);
+  const sameAddress = settings?.email === input.email;
+  if (settings && sameAddress && settings.confirmed_at) {
+    if (!settings.enabled) {
+      await trx
+        .updateTable('email_settings')
+        .set({ enabled: 1, updated_at: stamp })
+        .where('user_uid', '=', input.uid)
+        .execute();
+    }
+    return false;
+  }
+  const lastSent = settings?.confirm_sent_at ? Date.parse(settings.confirm_sent_at) : 0;
+  const resend = !settings || !sameAddress || now.getTime() - lastSent >= CONFIRM_RESEND_MS;
+  const token = randomToken();
+  const confirm = resend ? { confirm_token_hash: hashToken(token), confirm_sent_at: stamp } : {};
+  if (settings) {
+    await trx
+      .updateTable('email_settings')
+      .set({ email: input.email, confirmed_at: null, enabled: 1, updated_at: stamp, ...confirm })
+      .where('user_uid', '=', input.uid)
+      .execute();
+  } else {
+    await trx
+      .insertInto('email_settings')
+      .values({
+        user_uid: input.uid,
+        email: input.email,
+        confirm_token_hash: hashToken(token),
+        confirm_sent_at: stamp,
+        confirmed_at: null,
+        enabled: 1,
+        unsubscribe_token: randomToken(),
+        created_at: stamp,
+        updated_at: stamp,
+      })
+      .execute();
+  }
+  if (!resend) return false;
+  const { purpose, message } = confirmation(token);
+  await enqueueEmail(trx, purpose, message, now);
+  return true;
 }
 
 function stateOf(settings: EmailSettingsRow | undefined): ThreadNotifications['email'] {
@@ -59,14 +117,13 @@ export async function setThreadNotifications(
 ): Promise<{ state: ThreadNotifications; emailQueued: boolean }> {
   return db.transaction().execute(async (trx) => {
     const stamp = now.toISOString();
-    let emailQueued = false;
     if (!input.subscribed) {
       await trx
         .deleteFrom('reply_subscriptions')
         .where('user_uid', '=', input.uid)
         .where('post_id', '=', input.postId)
         .execute();
-      return { state: await threadNotifications(trx, input.uid, input.postId), emailQueued };
+      return { state: await threadNotifications(trx, input.uid, input.postId), emailQueued: false };
     }
     await trx
       .insertInto('reply_subscriptions')
@@ -79,54 +136,10 @@ export async function setThreadNotifications(
       })
       .onConflict((oc) => oc.columns(['user_uid', 'post_id']).doNothing())
       .execute();
-    const settings = await findSettings(trx, input.uid);
-    const sameAddress = settings?.email === input.email;
-    if (settings && sameAddress && settings.confirmed_at) {
-      // Confirmed before: checking the box again after "stop all" needs no new confirmation.
-      if (!settings.enabled) {
-        await trx
-          .updateTable('email_settings')
-          .set({ enabled: 1, updated_at: stamp })
-          .where('user_uid', '=', input.uid)
-          .execute();
-      }
-    } else {
-      const lastSent = settings?.confirm_sent_at ? Date.parse(settings.confirm_sent_at) : 0;
-      const resend = !settings || !sameAddress || now.getTime() - lastSent >= CONFIRM_RESEND_MS;
-      const token = randomToken();
-      const confirm = resend ? { confirm_token_hash: hashToken(token), confirm_sent_at: stamp } : {};
-      if (settings) {
-        await trx
-          .updateTable('email_settings')
-          .set({ email: input.email, confirmed_at: null, enabled: 1, updated_at: stamp, ...confirm })
-          .where('user_uid', '=', input.uid)
-          .execute();
-      } else {
-        await trx
-          .insertInto('email_settings')
-          .values({
-            user_uid: input.uid,
-            email: input.email,
-            confirm_token_hash: hashToken(token),
-            confirm_sent_at: stamp,
-            confirmed_at: null,
-            enabled: 1,
-            unsubscribe_token: randomToken(),
-            created_at: stamp,
-            updated_at: stamp,
-          })
-          .execute();
-      }
-      if (resend) {
-        await enqueueEmail(
-          trx,
-          EMAIL_PURPOSES.confirmReplies,
-          confirmRepliesEmail(mail, { to: input.email, name: input.name, token }),
-          now,
-        );
-        emailQueued = true;
-      }
-    }
+    const emailQueued = await askToConfirmEmail(trx, input, now, (token) => ({
+      purpose: EMAIL_PURPOSES.confirmReplies,
+      message: confirmRepliesEmail(mail, { to: input.email, name: input.name, token }),
+    }));
     return { state: await threadNotifications(trx, input.uid, input.postId), emailQueued };
   });
 }
