@@ -1,3 +1,4 @@
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { Hono } from 'hono';
 import type { Reply } from '../contract.ts';
 import type { ThreadChanges } from '../contract/live-threads.ts';
@@ -5,6 +6,15 @@ import { findLivePost } from '../db/queries/posts.ts';
 import { validate } from '../middleware/validate.ts';
 import type { AppEnv } from '../types.ts';
 import { postIdParam, threadChangesQuery, threadStreamQuery } from './schemas.ts';
+
+const STREAM_HEADERS = {
+  'Content-Type': 'text/event-stream; charset=utf-8',
+  'Cache-Control': 'no-store, no-transform',
+  // Proxies such as nginx would otherwise hold events back to fill a buffer.
+  'X-Accel-Buffering': 'no',
+  // A stream's connection is not reused: when it ends (a shutdown), it goes with it.
+  Connection: 'close',
+};
 
 const NOT_FOUND = { error: 'Post not found' } as const;
 const UNAVAILABLE = { error: 'Live updates are not available here; load the thread again to see changes.' };
@@ -34,17 +44,14 @@ export const threadStreamRoutes = new Hono<AppEnv>()
       const resumed = lastEventId(c.req.header('Last-Event-ID'));
       const asked = c.req.valid('query').after ?? null;
       const after = resumed === null ? asked : Math.max(resumed, asked ?? 0);
-      const body = await threads.open(post.postId, after);
-      return new Response(body, {
-        headers: {
-          'Content-Type': 'text/event-stream; charset=utf-8',
-          'Cache-Control': 'no-store, no-transform',
-          // Proxies such as nginx would otherwise hold events back to fill a buffer.
-          'X-Accel-Buffering': 'no',
-          // A stream's connection is not reused: when it ends (a shutdown), it goes with it.
-          Connection: 'close',
-        },
-      });
+      // On the Node server the hub writes to the response itself (the headers set on it so far,
+      // the security headers, stay); the adapter is told it has been answered.
+      const outgoing = c.env?.outgoing;
+      if (outgoing) {
+        await threads.serve(post.postId, after, outgoing, STREAM_HEADERS);
+        return RESPONSE_ALREADY_SENT;
+      }
+      return new Response(await threads.open(post.postId, after), { headers: STREAM_HEADERS });
     },
   )
   .get(

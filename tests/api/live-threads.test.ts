@@ -15,10 +15,14 @@ import { createThreadHub, type ThreadHub } from '../../api/lib/thread-events.ts'
 import { createRateLimiter } from '../../api/middleware/rate-limit.ts';
 import { call, emulatorVerifier, expectJson, newParent, type Parent } from '../helpers/parents.ts';
 import { createTestApp, releaseNow } from '../helpers/test-db.ts';
+import { openDatabase } from '../../api/db/database.ts';
+import { startServer } from '../../api/server.ts';
+import { tempDir } from '../../scripts/lib/temp.ts';
 
 type Setup = Awaited<ReturnType<typeof createTestApp>>;
 let app: Setup['app'];
 let db: Setup['db'];
+let location: string;
 let hub: ThreadHub;
 let postId: number;
 let ada: Parent;
@@ -26,7 +30,7 @@ let ben: Parent;
 let mo: Parent;
 
 beforeAll(async () => {
-  ({ app, db } = await createTestApp((db) => {
+  ({ app, db, location } = await createTestApp((db) => {
     hub = createThreadHub({ db });
     const generous = (scope: string) => createRateLimiter(db, { scope, limit: 10_000, windowMs: 60_000 });
     return {
@@ -250,6 +254,64 @@ describe('a thread stream', () => {
       expect(res.status).toBe(404);
       expect(await res.json()).toEqual({ error: 'Post not found' });
     }
+  });
+
+  it('is written straight to the response on the server: headers, catch-up, live changes, a stop ends it', async () => {
+    const before = await post(ada, 'Said before the page came back.');
+    // The server's own connection to the same database, and its own hub (a server's close ends both).
+    const served = await startServer({
+      db: openDatabase(location),
+      siteDir: tempDir('nestling-empty-site-'),
+      host: '127.0.0.1',
+      port: 0,
+      deps: {
+        verifyToken: emulatorVerifier(),
+        commentLimiter: createRateLimiter(db, { scope: 'comments', limit: 10_000, windowMs: 60_000 }),
+        safety: { holdFirstComment: false, escalationUrl: null, siteUrl: 'http://nestling.test' },
+      },
+    });
+    const missing = await fetch(`${served.url}/api/blog/posts/99999999/comments/stream`);
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({ error: 'Post not found' });
+
+    const res = await fetch(`${served.url}/api/blog/posts/${postId}/comments/stream`, {
+      headers: { 'Last-Event-ID': String((await threadEvent()) - 1) },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Content-Type')).toBe('text/event-stream; charset=utf-8');
+    expect(res.headers.get('Cache-Control')).toBe('no-store, no-transform');
+    expect(res.headers.get('X-Content-Type-Options')).toBe('nosniff');
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = '';
+    const until = async (pattern: RegExp) => {
+      while (!pattern.test(text)) {
+        const { value, done } = await reader.read();
+        if (done) return false;
+        text += value;
+      }
+      return true;
+    };
+    // The catch-up first, then `ready`.
+    expect(await until(/event: ready\n/)).toBe(true);
+    expect(text.indexOf(`"comment_id":${before.comment_id},`)).toBeGreaterThan(0);
+    expect(text.indexOf(`"comment_id":${before.comment_id},`)).toBeLessThan(text.indexOf('event: ready'));
+
+    const posted = await expectJson<CommentPosted>(
+      fetch(`${served.url}/api/blog/posts/${postId}/comments`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${ben.token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ content: 'Written through the server.', parentCommentId: null }),
+      }),
+      201,
+    );
+    expect(await until(new RegExp(`"comment_id":${posted.comment.comment_id},`))).toBe(true);
+
+    // A stop ends the open stream (the page reconnects elsewhere), and the server closes.
+    const ended = (async () => {
+      for (;;) if ((await reader.read()).done) return 'ended';
+    })();
+    await served.close();
+    expect(await ended).toBe('ended');
   });
 
   it('sends heartbeats, comment lines a page ignores, to an open stream', async () => {
