@@ -12,6 +12,7 @@ import { liveReleaseSource } from './lib/live-release.ts';
 import { createViewBuffer } from './lib/view-buffer.ts';
 import { createRateLimiters } from './middleware/rate-limit.ts';
 import { closeIfBodyPending } from './middleware/connection.ts';
+import { declaredBody } from './middleware/node-body.ts';
 import { apiSecurityHeaders, isHttps } from './middleware/security-headers.ts';
 import { accountRoutes } from './routes/account.ts';
 import { adminRoutes } from './routes/admin.ts';
@@ -51,12 +52,11 @@ const IMAGE_UPLOAD_PATH = '/api/studio/images';
 /** The marketplace's listing intake (api/routes/listings.ts). */
 const LISTINGS_PATH = '/api/listings';
 
-const limitTo = (maxSize: number, what?: string) =>
-  bodyLimit({
-    maxSize,
-    onError: (c) =>
-      c.json({ error: `Request body too large: at most ${maxSize} bytes${what ? ` for ${what}` : ''}` }, 413),
-  });
+function limitTo(maxSize: number, what?: string) {
+  const refuse = (c: Context) =>
+    c.json({ error: `Request body too large: at most ${maxSize} bytes${what ? ` for ${what}` : ''}` }, 413);
+  return { maxSize, refuse, middleware: bodyLimit({ maxSize, onError: refuse }) };
+}
 const limitBody = limitTo(MAX_BODY_BYTES);
 // A studio save carries a whole post; an upload, an image of up to IMAGE_MAX_BYTES and its form fields.
 const limitStudioBody = limitTo(STUDIO_MAX_BODY_BYTES, 'a post');
@@ -161,7 +161,16 @@ export function createApp(input: Partial<AppDeps> & Pick<AppDeps, 'db'>) {
       answerHeaders(c);
       await next();
     })
-    .use((c, next) => (hasNoBody(c) ? next() : bodyLimitFor(c.req.path)(c, next)))
+    .use(async (c, next) => {
+      if (hasNoBody(c)) return next();
+      const limit = bodyLimitFor(c.req.path);
+      // A served request that declares its length is judged by it, without asking the web Request
+      // for its body (api/middleware/node-body.ts reads it from the Node request).
+      const declared = declaredBody(c);
+      if (!declared) return limit.middleware(c, next);
+      if (declared.length > limit.maxSize) return limit.refuse(c);
+      await next();
+    })
     // Bodies are JSON only: a form post from another site cannot reach a write.
     .use(async (c, next) => {
       const type = c.req.header('Content-Type') ?? '';

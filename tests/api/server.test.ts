@@ -264,6 +264,16 @@ describe('request bodies through the server', () => {
         'Transfer-Encoding': 'chunked',
       }) +
         `${(10).toString(16)}\r\n${json.slice(0, 10)}\r\n${(json.length - 10).toString(16)}\r\n${json.slice(10)}\r\n0\r\n\r\n`,
+      // A byte-order mark is not part of the JSON (as a web Request's text() reads it); a body
+      // that is not JSON is the client's error.
+      requestHead('POST', '/api/account/deletion-requests', {
+        'Content-Type': 'application/json',
+        'Content-Length': Buffer.byteLength(`\ufeff${json}`),
+      }) + `\ufeff${json}`,
+      requestHead('POST', '/api/account/deletion-requests', {
+        'Content-Type': 'application/json',
+        'Content-Length': json.length - 1,
+      }) + json.slice(0, -1),
       // A view beacon as browsers send it, and as a client that declares no length at all.
       requestHead('POST', `/api/blog/posts/${post.slug}/view`, { 'Content-Length': 0 }),
       requestHead('POST', `/api/blog/posts/${post.slug}/view`),
@@ -277,6 +287,8 @@ describe('request bodies through the server', () => {
     expect(answers.map((a) => [a.status, JSON.parse(a.body)])).toEqual([
       [201, { received: true }],
       [201, { received: true }],
+      [201, { received: true }],
+      [400, { error: 'Malformed JSON in request body' }],
       [200, { viewCount: expect.any(Number) }],
       [200, { viewCount: expect.any(Number) }],
     ]);
