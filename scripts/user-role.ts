@@ -5,11 +5,8 @@ import { z } from 'zod';
 import { ROLES } from '../api/contract.ts';
 import { databaseLocation, openDatabase } from '../api/db/database.ts';
 import { migrateToLatest } from '../api/db/migrate.ts';
-import { changeRoleByEmail } from '../api/db/queries/profiles.ts';
 import { loadEnv } from './lib/env.ts';
-
-/** Who the audit log says changed the role. */
-const SERVER_ACTOR = 'Nestling (set on the server)';
+import { setRoleOnServer } from './lib/user-role.ts';
 
 const USAGE = `Usage: npm run user:role -- <email> <${ROLES.join('|')}>`;
 
@@ -29,14 +26,8 @@ const env = loadEnv();
 const db = openDatabase(databaseLocation(env));
 try {
   await migrateToLatest(db);
-  const changed = await changeRoleByEmail(
-    db,
-    // The audit log is a staff screen, which names no command (docs/product.md, "Staff and
-    // account screens"): the change is signed as made on the server.
-    { email, role, actor: { uid: null, name: SERVER_ACTOR } },
-    new Date(),
-  );
-  if (changed.length === 0) {
+  const changed = await setRoleOnServer(db, email, role);
+  if (!changed) {
     console.error(`No profile with the email ${email}. They need to sign in once first.`);
     process.exitCode = 1;
   } else {
