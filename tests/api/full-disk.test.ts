@@ -106,6 +106,13 @@ describe.runIf(!onPostgres() && asRoot)('a full disk (a 24 MB tmpfs; runs as roo
     expect([STORAGE_FULL, DATABASE_UNREACHABLE]).toContain(
       ((await refused!.json()) as { error: string }).error,
     );
+    // Comments sent at once share a commit (docs/decisions/031-group-commit.md): each is answered
+    // plainly, and one refused leaves nothing behind (checked once space is freed).
+    const together = Array.from({ length: 10 }, (_, i) => `Together on a full disk ${i}.`);
+    const togetherStatus = await Promise.all(
+      together.map(async (content) => (await comment(content)).status),
+    );
+    for (const status of togetherStatus) expect([201, 507, 503]).toContain(status);
     // Pages come from the release's folder.
     const page = await fetch(`${server.url}/`);
     expect(page.status).toBe(200);
@@ -138,6 +145,15 @@ describe.runIf(!onPostgres() && asRoot)('a full disk (a 24 MB tmpfs; runs as roo
     // Space freed: writes and publishing work again.
     fs.rmSync(filler);
     expect((await comment('After the disk was freed.')).status).toBe(201);
+    const storedTogether = await db
+      .selectFrom('comments')
+      .select('content')
+      .where('content', 'like', 'Together on a full disk %')
+      .orderBy('comment_id')
+      .execute();
+    expect(storedTogether.map((row) => row.content)).toEqual(
+      together.filter((_, i) => togetherStatus[i] === 201),
+    );
     expect(await publish()).toBe('succeeded');
     expect((await liveRelease(db))!.id).toBeGreaterThan(live.id);
     console.log(

@@ -18,6 +18,7 @@ import { forUpdate } from '../dialect.ts';
 import type { CommentRow } from '../schema.ts';
 import { recordAudit } from './audit.ts';
 import { queueReplyEmails } from './notifications.ts';
+import { groupedTransaction } from '../group-commit.ts';
 import { recordThreadEvent } from './thread-events.ts';
 
 /** Who is reading: anonymous (the read cache and the build), a parent, or a moderator. */
@@ -404,7 +405,7 @@ export async function addComment(
   },
   now: Date,
 ): Promise<CommentPosted & { emailsQueued: number }> {
-  return db.transaction().execute(async (trx) => {
+  return groupedTransaction(db, async (trx) => {
     if (input.parentCommentId !== null) {
       const parent = await trx
         .selectFrom('comments')

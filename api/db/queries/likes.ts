@@ -1,6 +1,7 @@
 import type { LikeStatus } from '../../contract.ts';
 import type { DB } from '../database.ts';
 import { forUpdate } from '../dialect.ts';
+import { groupedTransaction } from '../group-commit.ts';
 import { recordThreadEvent } from './thread-events.ts';
 
 // Likes are one row per (thing, parent), and the count beside the thing moves by exactly the rows
@@ -26,7 +27,7 @@ export async function getPostLikeStatus(db: DB, postId: number, uid: string | nu
 
 /** Likes or unlikes a post for one parent. */
 export async function togglePostLike(db: DB, postId: number, uid: string, now: Date): Promise<LikeStatus> {
-  return db.transaction().execute(async (trx) => {
+  return groupedTransaction(db, async (trx) => {
     await trx
       .selectFrom('blog_posts')
       .select('post_id')
@@ -66,7 +67,7 @@ export async function toggleCommentLike(
   uid: string,
   now: Date,
 ): Promise<(LikeStatus & { postId: number }) | null> {
-  return db.transaction().execute(async (trx) => {
+  return groupedTransaction(db, async (trx) => {
     const comment = await trx
       .selectFrom('comments')
       .select('post_id')
