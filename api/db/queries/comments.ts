@@ -288,10 +288,8 @@ export async function postCommentCount(db: DB, postId: number): Promise<number> 
 
 /**
  * The one way a comment's status changes. Counts move by the change in visibility, in the
- * caller's transaction: for a reply, its parent's reply_count, and the post's comment_count. `row`
- * is as read by findCommentForUpdate (or just inserted) in the same transaction. The parent is
- * updated before the post, the order in which a new reply locks them, so two such transactions on
- * PostgreSQL wait for each other rather than deadlock.
+ * caller's transaction (countVisible). `row` is as read by findCommentForUpdate in the same
+ * transaction.
  */
 export async function changeStatus(
   trx: DB,
@@ -312,6 +310,24 @@ export async function changeStatus(
     .where('comment_id', '=', row.comment_id)
     .returningAll()
     .executeTakeFirstOrThrow();
+  await countVisible(trx, row, delta, now);
+  return updated;
+}
+
+/**
+ * What a comment appearing (delta 1), leaving (-1) or changing in place (0) does beside its own
+ * row: for a reply, its parent's reply_count, and the post's comment_count, which it answers (null
+ * when nothing was counted); and the change is one that the thread's open pages see (docs/decisions/026).
+ * The parent is updated before the post, the order in which a new reply locks them, so two such
+ * transactions on PostgreSQL wait for each other rather than deadlock.
+ */
+async function countVisible(
+  trx: DB,
+  row: Pick<CommentRow, 'comment_id' | 'post_id' | 'parent_comment_id'>,
+  delta: number,
+  now: Date,
+): Promise<number | null> {
+  let commentCount: number | null = null;
   if (delta !== 0) {
     if (row.parent_comment_id !== null) {
       await trx
@@ -320,15 +336,15 @@ export async function changeStatus(
         .where('comment_id', '=', row.parent_comment_id)
         .execute();
     }
-    await trx
+    ({ comment_count: commentCount } = await trx
       .updateTable('blog_posts')
       .set((eb) => ({ comment_count: eb('comment_count', '+', delta) }))
       .where('post_id', '=', row.post_id)
-      .execute();
+      .returning('comment_count')
+      .executeTakeFirstOrThrow());
   }
-  // Every status change is one that the thread's open pages see (docs/decisions/026).
   await recordThreadEvent(trx, { postId: row.post_id, commentId: row.comment_id }, now);
-  return updated;
+  return commentCount;
 }
 
 /** Whether a comment has ever been reported as a child safety concern (its content is evidence). */
@@ -430,7 +446,8 @@ export async function addComment(
       moderator: input.author.moderator,
       holdFirst: options.holdFirst,
     });
-    const inserted = await trx
+    // Shown at once, it is counted and announced as it is written; waiting for review, it is neither.
+    const row = await trx
       .insertInto('comments')
       .values({
         post_id: input.postId,
@@ -441,19 +458,17 @@ export async function addComment(
         content: input.content,
         created_at: now.toISOString(),
         seed_key: null,
-        status: 'pending',
+        status: reason === null ? 'visible' : 'pending',
         status_reason: reason,
+        published_at: reason === null ? now.toISOString() : null,
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    const row =
-      reason === null
-        ? await changeStatus(trx, inserted, { status: 'visible', reason: null }, now)
-        : inserted;
+    const counted = reason === null ? await countVisible(trx, row, 1, now) : null;
     const viewer = { uid: input.author.uid, moderator: input.author.moderator };
     return {
       comment: toWire(row, viewer, now),
-      commentCount: await postCommentCount(trx, input.postId),
+      commentCount: counted ?? (await postCommentCount(trx, input.postId)),
       // A reply shown at once tells those who follow the thread; one that waits, when approved.
       emailsQueued: await queueReplyEmails(trx, row, options.mail, now),
     };
