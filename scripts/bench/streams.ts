@@ -611,9 +611,6 @@ async function serve() {
 }
 
 // ---- The stream clients' child: opens the streams and notes when each comment arrives. ----
-const EVENT_END = Buffer.from('\n\n');
-const READY_EVENT = Buffer.from('event: ready');
-const COMMENT_CHANGE = Buffer.from('"kind":"comment","comment":{"comment_id":');
 function clients() {
   const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
   const requests: http.ClientRequest[] = [];
@@ -636,34 +633,15 @@ function clients() {
     new Promise<void>((resolve, reject) => {
       const req = http.get(url, { agent, headers: { Accept: 'text/event-stream' } }, (res) => {
         if (res.statusCode !== 200) return reject(new Error(`stream answered ${res.statusCode}`));
-        // Bytes are searched, not decoded and matched: the clients stand for browsers elsewhere,
-        // and their CPU here is taken from the server being measured. Only whole events are read
-        // (up to the last blank line), so a comment split between two reads is counted once.
+        res.setEncoding('utf8');
         let ready = false;
-        let carry: Buffer | null = null;
-        res.on('data', (data: Buffer) => {
-          const buf: Buffer = carry ? Buffer.concat([carry, data]) : data;
-          const end = buf.lastIndexOf(EVENT_END);
-          if (end === -1) {
-            carry = buf;
-            return;
+        res.on('data', (chunk: string) => {
+          if (!ready && chunk.includes('event: ready')) {
+            ready = true;
+            resolve();
           }
-          carry =
-            end + EVENT_END.length < buf.length ? Buffer.from(buf.subarray(end + EVENT_END.length)) : null;
-          if (!ready) {
-            const at = buf.indexOf(READY_EVENT);
-            if (at !== -1 && at < end) {
-              ready = true;
-              resolve();
-            }
-          }
-          for (let at = buf.indexOf(COMMENT_CHANGE); at !== -1 && at < end;) {
-            let i = at + COMMENT_CHANGE.length;
-            let id = 0;
-            for (let digit = buf[i]! - 48; digit >= 0 && digit <= 9; digit = buf[++i]! - 48)
-              id = id * 10 + digit;
-            seen(id);
-            at = buf.indexOf(COMMENT_CHANGE, i);
+          for (const match of chunk.matchAll(/"kind":"comment","comment":\{"comment_id":(\d+)/g)) {
+            seen(Number(match[1]));
           }
         });
         res.on('close', () => {
