@@ -1,10 +1,10 @@
 // Group commit for the parents' frequent writes (docs/decisions/031-group-commit.md). On SQLite
-// every commit is one fsync (synchronous=FULL) on the thread that serves every request: bench:api
-// measured it at about half of a comment's server time. Writes that arrive in the same turn of the
-// event loop therefore run one after another in one transaction, each in a savepoint of its own,
-// and are made durable by one commit; none is answered before that commit. A write that fails
-// rolls back to its savepoint and leaves the others alone. PostgreSQL commits each alone: its
-// server groups commits itself, and its connections run side by side.
+// every commit is one fsync (synchronous=FULL) on the thread that serves every request: in a CPU
+// profile under bench:streams' comment writes it was half of that thread. Writes that arrive in
+// the same turn of the event loop therefore run one after another in one transaction, each in a
+// savepoint of its own, and are made durable by one commit; none is answered before that commit.
+// A write that fails rolls back to its savepoint and leaves the others alone. PostgreSQL commits
+// each alone: its server groups commits itself, and its connections run side by side.
 import type { Transaction } from 'kysely';
 import type { Database } from './schema.ts';
 import type { DB } from './database.ts';

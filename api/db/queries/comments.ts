@@ -15,10 +15,10 @@ import type { MailSettings } from '../../lib/emails.ts';
 import { RuleError } from '../../lib/errors.ts';
 import type { DB } from '../database.ts';
 import { forUpdate } from '../dialect.ts';
+import { groupedTransaction } from '../group-commit.ts';
 import type { CommentRow } from '../schema.ts';
 import { recordAudit } from './audit.ts';
 import { queueReplyEmails } from './notifications.ts';
-import { groupedTransaction } from '../group-commit.ts';
 import { recordThreadEvent } from './thread-events.ts';
 
 /** Who is reading: anonymous (the read cache and the build), a parent, or a moderator. */
@@ -317,9 +317,9 @@ export async function changeStatus(
 /**
  * What a comment appearing (delta 1), leaving (-1) or changing in place (0) does beside its own
  * row: for a reply, its parent's reply_count, and the post's comment_count, which it answers (null
- * when nothing was counted); and the change is one that the thread's open pages see (docs/decisions/026).
- * The parent is updated before the post, the order in which a new reply locks them, so two such
- * transactions on PostgreSQL wait for each other rather than deadlock.
+ * when nothing was counted); and the change is one that the thread's open pages see (decision
+ * 026). The parent is updated before the post, the order in which a new reply locks them, so two
+ * such transactions on PostgreSQL wait for each other rather than deadlock.
  */
 async function countVisible(
   trx: DB,
