@@ -1,5 +1,6 @@
 import fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 import { type Http2Bindings, type HttpBindings, serve } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
@@ -232,8 +233,11 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
                 // requests still finish. A response can finish just after the client has read it all
                 // (a file is streamed, and its end comes a tick later), leaving its connection idle
                 // but open: so idle connections are closed again until the last one has gone.
+                // A connection that has not sent a request yet (a browser's preconnect, a client's
+                // spare) is not idle to Node: it would hold close() open until the headers timeout.
                 const closeIdle = () => {
                   if ('closeIdleConnections' in server) server.closeIdleConnections();
+                  for (const socket of unused) socket.destroy();
                 };
                 const sweep = setInterval(closeIdle, 20);
                 // Open streams never finish by themselves: they end first (pages reconnect elsewhere).
@@ -256,6 +260,12 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
         });
       },
     );
+    const unused = new Set<Socket>();
+    server.on('connection', (socket: Socket) => {
+      unused.add(socket);
+      socket.once('close', () => unused.delete(socket));
+    });
+    server.on('request', (req: IncomingMessage) => unused.delete(req.socket));
     // Idle connections outlive those of clients (Node's fetch keeps one 4 s) and load balancers
     // (often 60 s), so the client always gives up first and never sends a request on a socket the
     // server is closing at that moment (Node's default of 5 s races fetch under load).

@@ -248,6 +248,18 @@ describe('graceful shutdown', () => {
     const slow = new Promise((resolve) => setTimeout(resolve, 10_000, 'still open after 10 s'));
     expect(await Promise.race([closed, slow])).toBe('closed');
   });
+
+  it('stops at once while a client holds a connection it has sent nothing on (a preconnect)', async () => {
+    const { db } = await createTestDb();
+    const own = await startServer({ db, siteDir: siteRoot, host: '127.0.0.1', port: 0 });
+    const spare = await RawConnection.open(own.url);
+    // Node counts such a connection as waiting for headers, not idle: it held the stop until the
+    // headers timeout (66 s).
+    const closed = own.close().then(() => 'closed');
+    const slow = new Promise((resolve) => setTimeout(resolve, 10_000, 'still open after 10 s'));
+    expect(await Promise.race([closed, slow])).toBe('closed');
+    expect(['end', 'reset']).toContain(await spare.ended);
+  });
 });
 
 describe('request bodies through the server', () => {
