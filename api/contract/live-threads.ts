@@ -46,13 +46,21 @@ export const STREAM_HEARTBEAT_MS = 15_000;
 /** Where a stream is not possible, the page asks for changes this often instead. */
 export const THREAD_POLL_MS = 15_000;
 
+/** The most new top-level comments one "show" asks for at once (the rest stay waiting). */
+export const NEW_COMMENTS_PER_REQUEST_MAX = 100;
+
 /**
  * One change to a thread, as every reader may see it (an anonymous reader's view; a signed-in
- * reader's page keeps what only they see). `comment` is the comment's state now (later changes of
- * the same comment come as later events); `gone` means readers no longer find it in the thread
- * (deleted without replies, back to review). `commentCount` is the post's count after the change.
+ * reader's page keeps what only they see). `new` says a top-level comment is there for readers
+ * and nothing has happened to it yet (visible, no like, reply or edit): pages that do not show it
+ * count it under "N new comments — show" and ask for its content when the reader shows it, so a
+ * busy thread's stream carries a few bytes a comment, not the comment. `comment` is the comment's
+ * state now (later changes of the same comment come as later events); `gone` means readers no
+ * longer find it in the thread (deleted without replies, back to review). `commentCount` is the
+ * post's count after the change.
  */
 export type ThreadChange<R> =
+  | { id: number; kind: 'new'; commentId: number; commentCount: number }
   | {
       id: number;
       kind: 'comment';

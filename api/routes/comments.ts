@@ -4,6 +4,7 @@ import {
   addComment,
   ANONYMOUS,
   editComment,
+  listCommentsById,
   listFirstPages,
   listThread,
   type Viewer,
@@ -22,6 +23,7 @@ import type { AppEnv, UserEnv } from '../types.ts';
 import { postChanged } from './posts.ts';
 import {
   commentIdParam,
+  commentIdsQuery,
   deleteCommentBody,
   editCommentBody,
   newCommentBody,
@@ -32,8 +34,12 @@ import {
 
 const NOT_FOUND = { error: 'Post not found' } as const;
 
-/** The answers that show a post's thread: its pages, and the first pages of many threads at once. */
-const threadAnswers = (postId: number) => [`/api/blog/posts/${postId}/comments`, '/api/blog/threads'];
+/** The answers that show a post's thread: its pages, its comments by id, and many threads' first pages. */
+const threadAnswers = (postId: number) => [
+  `/api/blog/posts/${postId}/comments`,
+  `/api/blog/posts/${postId}/comments/by-id`,
+  '/api/blog/threads',
+];
 
 /** What a change to a post's thread shows up in. */
 export const threadChanged = (post: { postId: number; slug: string }) => [
@@ -75,6 +81,20 @@ export const commentRoutes = new Hono<AppEnv>()
         );
       }
       return c.json(page.comments);
+    },
+  )
+  // New top-level comments by id, when a reader shows the ones their page's stream announced.
+  .get(
+    '/posts/:postId/comments/by-id',
+    validate('param', postIdParam),
+    validate('query', commentIdsQuery),
+    optionalUser,
+    async (c) => {
+      const { db, now } = c.get('deps');
+      const post = await findLivePost(db, { postId: c.req.valid('param').postId }, c.get('release'));
+      if (!post) return c.json(NOT_FOUND, 404);
+      const viewer = await viewerOf(db, c.get('user'));
+      return c.json(await listCommentsById(db, post.postId, c.req.valid('query').ids, viewer, now()));
     },
   )
   // The first page of several posts' threads at once, in request order; ids that are not live

@@ -19,7 +19,11 @@ import {
   THREADS_PER_REQUEST_MAX,
   UNSUBSCRIBE_SCOPES,
 } from '../contract.ts';
-import { COMMENT_SORTS, DEFAULT_COMMENT_SORT } from '../contract/live-threads.ts';
+import {
+  COMMENT_SORTS,
+  DEFAULT_COMMENT_SORT,
+  NEW_COMMENTS_PER_REQUEST_MAX,
+} from '../contract/live-threads.ts';
 
 /** A whole number from a query string, within bounds. */
 function intQuery(min: number, max: number) {
@@ -68,6 +72,19 @@ export const threadChangesQuery = z.object({
 
 /** A stream's `?after=` (the thread page's X-Thread-Event); Last-Event-ID takes over on reconnects. */
 export const threadStreamQuery = z.object({ after: threadChangesQuery.shape.after.optional() });
+
+/** `?ids=4,5,6`: the new top-level comments a page shows (up to NEW_COMMENTS_PER_REQUEST_MAX, each once). */
+export const commentIdsQuery = z.object({
+  ids: z
+    .string({ error: 'must be comment ids separated by commas' })
+    .regex(/^[1-9]\d{0,15}(,[1-9]\d{0,15})*$/, 'must be comment ids separated by commas')
+    .transform((list) => [...new Set(list.split(',').map(Number))])
+    .pipe(
+      z
+        .array(z.number())
+        .max(NEW_COMMENTS_PER_REQUEST_MAX, `must name at most ${NEW_COMMENTS_PER_REQUEST_MAX} comments`),
+    ),
+});
 
 /** `?posts=1,2,3` (up to THREADS_PER_REQUEST_MAX post ids, each once) and the page's `?limit=`. */
 export const threadsQuery = z.object({

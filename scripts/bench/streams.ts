@@ -640,7 +640,10 @@ function clients() {
             ready = true;
             resolve();
           }
-          for (const match of chunk.matchAll(/"kind":"comment","comment":\{"comment_id":(\d+)/g)) {
+          // A new top-level comment is announced by id; a reply or an update carries the comment.
+          for (const match of chunk.matchAll(
+            /"kind":"(?:new","commentId|comment","comment":\{"comment_id)":(\d+)/g,
+          )) {
             seen(Number(match[1]));
           }
         });

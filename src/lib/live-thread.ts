@@ -8,8 +8,11 @@ import { deleteFromThread, findInThread } from './thread.ts';
 
 export interface Applied {
   comments: Comment[];
-  /** A new top-level comment: it waits behind "N new comments — show" rather than move the page. */
-  waiting: Comment | null;
+  /**
+   * A top-level comment the page does not show: its id waits behind "N new comments — show" (its
+   * content is asked for when the reader shows it), so the page does not move under the reader.
+   */
+  waiting: number | null;
   /** Replies shown now for the first time (marked new). */
   added: number[];
   /** The viewer sees more of this comment than readers do: load the thread afresh instead. */
@@ -32,8 +35,12 @@ function merged<C extends Reply>(existing: C, incoming: Reply, moderator: boolea
   };
 }
 
+/** The comment a change is about. */
+export const changedId = (change: ThreadChange<Reply>) =>
+  change.kind === 'comment' ? change.comment.comment_id : change.commentId;
+
 export function applyChange(thread: Comment[], change: ThreadChange<Reply>, moderator: boolean): Applied {
-  const id = change.kind === 'gone' ? change.commentId : change.comment.comment_id;
+  const id = changedId(change);
   const existing = findInThread(thread, id);
   // Their own comment, or a moderator's page: the viewer's view of a status is not readers'.
   const ownView = existing !== undefined && (existing.is_own || moderator);
@@ -41,6 +48,14 @@ export function applyChange(thread: Comment[], change: ThreadChange<Reply>, mode
     if (!existing) return unchanged(thread);
     if (ownView) return { ...unchanged(thread), reload: true };
     return unchanged(deleteFromThread(thread, id));
+  }
+  if (change.kind === 'new') {
+    if (!existing) return { ...unchanged(thread), waiting: id };
+    // Shown already (the viewer's own, say): readers see it visible with no like. One the page
+    // shows otherwise (a placeholder since restored, one awaiting review) loads afresh.
+    if (existing.status !== 'visible') return { ...unchanged(thread), reload: true };
+    if (existing.like_count === 0) return unchanged(thread);
+    return unchanged(thread.map((c) => (c.comment_id === id ? { ...c, like_count: 0 } : c)));
   }
   const incoming = change.comment;
   if (existing) {
@@ -59,12 +74,7 @@ export function applyChange(thread: Comment[], change: ThreadChange<Reply>, mode
   }
   // A placeholder of a comment this page never showed adds nothing.
   if (incoming.status !== 'visible') return unchanged(thread);
-  if (change.parentCommentId === null) {
-    return {
-      ...unchanged(thread),
-      waiting: { ...incoming, reply_count: change.replyCount, parent_comment_id: null, replies: [] },
-    };
-  }
+  if (change.parentCommentId === null) return { ...unchanged(thread), waiting: id };
   // A reply appears under its parent (and nowhere when its parent is not on the page).
   if (!thread.some((c) => c.comment_id === change.parentCommentId)) return unchanged(thread);
   return {
@@ -79,19 +89,22 @@ export function applyChange(thread: Comment[], change: ThreadChange<Reply>, mode
   };
 }
 
-/** New top-level comments waiting to be shown, after a change: updated, dropped, or one more. */
-export function applyToWaiting(waiting: Comment[], change: ThreadChange<Reply>): Comment[] {
-  if (change.kind === 'gone') return waiting.filter((c) => c.comment_id !== change.commentId);
-  const incoming = change.comment;
-  if (incoming.status !== 'visible') return waiting.filter((c) => c.comment_id !== incoming.comment_id);
-  return waiting.map((c) => {
-    if (c.comment_id === incoming.comment_id) return { ...c, ...incoming, reply_count: change.replyCount };
-    if (c.comment_id !== change.parentCommentId) return c;
-    const replies = c.replies.some((r) => r.comment_id === incoming.comment_id)
-      ? c.replies.map((r) => (r.comment_id === incoming.comment_id ? incoming : r))
-      : [...c.replies, incoming];
-    return { ...c, replies, reply_count: change.replyCount };
-  });
+/**
+ * Whether a change concerns a waiting comment (it, or a reply under it). Only its leaving matters:
+ * the rest is in what the page gets when the reader shows it.
+ */
+export function touchesWaiting(waiting: readonly number[], change: ThreadChange<Reply>): boolean {
+  if (waiting.includes(changedId(change))) return true;
+  return (
+    change.kind === 'comment' && change.parentCommentId !== null && waiting.includes(change.parentCommentId)
+  );
+}
+
+/** New top-level comments waiting to be shown, after a change that touches them: one that left goes. */
+export function applyToWaiting(waiting: number[], change: ThreadChange<Reply>): number[] {
+  const id = changedId(change);
+  const leaves = change.kind === 'gone' || (change.kind === 'comment' && change.comment.status !== 'visible');
+  return leaves ? waiting.filter((w) => w !== id) : waiting;
 }
 
 /** "3 new comments" (what the button and the announcement say). */
@@ -107,6 +120,7 @@ const isId = (value: unknown) => Number.isInteger(value);
  */
 export function isThreadChange(value: unknown): value is ThreadChange<Reply> {
   if (!isRecord(value) || !isId(value.id) || !isId(value.commentCount)) return false;
+  if (value.kind === 'new') return isId(value.commentId);
   if (value.parentCommentId !== null && !isId(value.parentCommentId)) return false;
   if (value.kind === 'gone') return isId(value.commentId);
   return (

@@ -2,19 +2,24 @@
 // docs/decisions/026-live-threads.md): one Server-Sent Events stream per open page, started after
 // the thread has loaded and only while the page is visible (closed when hidden, resumed after the
 // last change seen when visible again), or, where a stream is not possible, a question every
-// THREAD_POLL_MS. Replies and updates apply at once; new top-level comments wait to be shown.
+// THREAD_POLL_MS. Replies and updates apply at once; new top-level comments wait to be shown, and
+// their content is asked for when the reader shows them.
 import { atom, map } from 'nanostores';
-import { canModerate, type Comment, type Reply } from '../../api/contract.ts';
-import { THREAD_POLL_MS, type ThreadChange } from '../../api/contract/live-threads.ts';
-import { api, ApiError, read } from '../lib/api.ts';
-import { applyChange, applyToWaiting, isThreadChange } from '../lib/live-thread.ts';
-import { $auth } from './auth.ts';
+import { canModerate, type Reply } from '../../api/contract.ts';
+import {
+  NEW_COMMENTS_PER_REQUEST_MAX,
+  THREAD_POLL_MS,
+  type ThreadChange,
+} from '../../api/contract/live-threads.ts';
+import { api, ApiError, read, withToken } from '../lib/api.ts';
+import { applyChange, applyToWaiting, isThreadChange, touchesWaiting } from '../lib/live-thread.ts';
+import { $auth, getIdToken } from './auth.ts';
 import { $commentSort } from './comment-sort.ts';
 import { currentKey, type Post, threads } from './comments.ts';
 import { postStats } from './posts.ts';
 
-/** New top-level comments not shown yet, by post id, oldest first. */
-export const $waiting = map<Record<string, Comment[]>>({});
+/** New top-level comments not shown yet (their ids), by post id, oldest first. */
+export const $waiting = map<Record<string, number[]>>({});
 /** Comments and replies shown since the page loaded that the reader has not seen before ("New"). */
 export const $fresh = atom<ReadonlySet<number>>(new Set());
 
@@ -51,9 +56,7 @@ export function receive(post: Post, change: ThreadChange<Reply>): void {
     return;
   }
   const waiting = $waiting.get()[post.postId] ?? [];
-  const ids =
-    change.kind === 'gone' ? [change.commentId] : [change.comment.comment_id, change.parentCommentId];
-  if (waiting.some((c) => ids.includes(c.comment_id))) {
+  if (touchesWaiting(waiting, change)) {
     $waiting.setKey(String(post.postId), applyToWaiting(waiting, change));
     return;
   }
@@ -61,7 +64,7 @@ export function receive(post: Post, change: ThreadChange<Reply>): void {
   if (applied.reload) return threads.refresh(key);
   if (applied.comments !== thread.comments)
     threads.update(key, (t) => ({ ...t, comments: applied.comments }));
-  if (applied.waiting) $waiting.setKey(String(post.postId), [...waiting, applied.waiting]);
+  if (applied.waiting !== null) $waiting.setKey(String(post.postId), [...waiting, applied.waiting]);
   markFresh(applied.added);
 }
 
@@ -69,27 +72,49 @@ export function receive(post: Post, change: ThreadChange<Reply>): void {
  * The waiting comments the thread does not show already: the viewer's own comment can come by the
  * stream before the answer to posting it puts it in the thread.
  */
-export function notShown(postId: number, waiting: Comment[]): Comment[] {
+export function notShown(postId: number, waiting: number[]): number[] {
   const have = new Set(threads.get(currentKey(postId))?.comments.map((c) => c.comment_id));
-  return waiting.filter((c) => !have.has(c.comment_id));
+  return waiting.filter((id) => !have.has(id));
 }
 
 /**
  * Shows the waiting comments where the order puts them: first (newest, best), or last when the
- * reader has every page of an oldest-first thread (else a later page brings them). Returns the id
- * of the first one shown, for focus.
+ * reader has every page of an oldest-first thread (else a later page brings them). Their content
+ * is asked for now, as the viewer sees them (the newest NEW_COMMENTS_PER_REQUEST_MAX at a time);
+ * one removed meanwhile is not shown. Returns the id of the first one shown, for focus; a failed
+ * answer throws and leaves them waiting.
  */
-export function showWaiting(postId: number): number | null {
-  const shown = notShown(postId, $waiting.get()[postId] ?? []);
-  $waiting.setKey(String(postId), []);
-  const key = currentKey(postId);
+export async function showWaiting(post: Post): Promise<number | null> {
+  const key = currentKey(post.postId);
   const thread = threads.get(key);
-  if (!thread || shown.length === 0) return null;
-  if ($commentSort.get() === 'oldest') {
-    if (thread.next !== null) return null;
+  const waiting = notShown(post.postId, $waiting.get()[post.postId] ?? []);
+  const oldest = $commentSort.get() === 'oldest';
+  if (!thread || waiting.length === 0 || (oldest && thread.next !== null)) {
+    $waiting.setKey(String(post.postId), []);
+    return null;
+  }
+  const asked = waiting.slice(-NEW_COMMENTS_PER_REQUEST_MAX);
+  const token = $auth.get().user ? await getIdToken() : null;
+  const answer = await read(
+    api.blog.posts[':postId'].comments['by-id'].$get(
+      { param: { postId: String(post.postId) }, query: { ids: asked.join(',') } },
+      withToken(token),
+    ),
+  );
+  $waiting.setKey(
+    String(post.postId),
+    ($waiting.get()[post.postId] ?? []).filter((id) => !asked.includes(id)),
+  );
+  // The reader signed in or out, or chose another order, meanwhile: that thread loads with them.
+  if (currentKey(post.postId) !== key) return null;
+  const have = new Set(threads.get(key)?.comments.map((c) => c.comment_id));
+  // Newest first, as the answer has them.
+  const shown = answer.filter((c) => !have.has(c.comment_id));
+  if (shown.length === 0) return null;
+  if (oldest) {
+    shown.reverse();
     threads.update(key, (t) => ({ ...t, comments: [...t.comments, ...shown] }));
   } else {
-    shown.reverse();
     threads.update(key, (t) => ({ ...t, comments: [...shown, ...t.comments] }));
   }
   markFresh(shown.flatMap((c) => [c.comment_id, ...c.replies.map((r) => r.comment_id)]));

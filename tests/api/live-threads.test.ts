@@ -112,6 +112,14 @@ async function post(parent: Parent, content: string, parentCommentId: number | n
   return posted.comment;
 }
 
+/** New top-level comments by id, as a page asks for them when its reader shows them. */
+async function byId(ids: number[], token?: string): Promise<Comment[]> {
+  return expectJson<Comment[]>(
+    call(app, 'GET', `/api/blog/posts/${postId}/comments/by-id?ids=${ids.join(',')}`, { token }),
+    200,
+  );
+}
+
 async function threadEvent(): Promise<number> {
   const res = await app.request(`/api/blog/posts/${postId}/comments`);
   return Number(res.headers.get(THREAD_EVENT_HEADER));
@@ -122,17 +130,23 @@ describe('a thread stream', () => {
     const stream = await openStream({ after: await threadEvent() });
     expect((await stream.next()).event).toBe('ready');
 
+    // A new top-level comment is announced, and its content comes when a reader shows it.
     const first = await post(ada, 'Has anyone tried the fold-flat stroller?');
     const added = await stream.change();
-    expect(added).toMatchObject({
-      kind: 'comment',
-      parentCommentId: null,
-      comment: {
+    expect(added).toEqual({
+      id: expect.any(Number),
+      kind: 'new',
+      commentId: first.comment_id,
+      commentCount: expect.any(Number),
+    });
+    expect(await byId([first.comment_id])).toMatchObject([
+      {
         comment_id: first.comment_id,
         content: 'Has anyone tried the fold-flat stroller?',
         is_own: false,
+        replies: [],
       },
-    });
+    ]);
 
     const reply = await post(ben, 'Yes, it fits a small car boot.', first.comment_id);
     expect(await stream.change()).toMatchObject({
@@ -175,7 +189,7 @@ describe('a thread stream', () => {
 
     // The author deletes a comment that has no reply readers find: it leaves the thread.
     const lone = await post(ada, 'A second thought.');
-    await stream.change();
+    expect(await stream.change()).toMatchObject({ kind: 'new', commentId: lone.comment_id });
     await call(app, 'DELETE', `/api/blog/comments/${lone.comment_id}`, {
       token: ada.token,
       body: { reason: null },
@@ -191,8 +205,7 @@ describe('a thread stream', () => {
     const seen = await stream.change();
     await stream.close();
     // While the page is away (hidden, offline), two comments come.
-    await post(ada, 'Two');
-    await post(ben, 'Three');
+    const ids = [(await post(ada, 'Two')).comment_id, (await post(ben, 'Three')).comment_id];
     const resumed = await openStream({ after: 0, lastEventId: seen.id });
     // What the catch-up read, then `ready`, then what came live meanwhile: where `ready` falls
     // between the two depends on whether the instance had read "Three" when the page came back.
@@ -201,11 +214,11 @@ describe('a thread stream', () => {
     const [two, three] = events
       .filter((e) => e.event === 'change')
       .map((e) => JSON.parse(e.data) as ThreadChange<Reply>);
-    expect([two, three].map((c) => c?.kind === 'comment' && c.comment.content)).toEqual(['Two', 'Three']);
+    expect([two, three].map((c) => c?.kind === 'new' && c.commentId)).toEqual(ids);
     expect(three!.id).toBeGreaterThan(two!.id);
     // Then it goes on live, and nothing it already had comes again.
-    await post(ben, 'Four');
-    expect(await resumed.change()).toMatchObject({ comment: { content: 'Four' } });
+    const four = await post(ben, 'Four');
+    expect(await resumed.change()).toMatchObject({ kind: 'new', commentId: four.comment_id });
     await resumed.close();
 
     const polled = await expectJson<ThreadChanges<Reply>>(
@@ -213,11 +226,7 @@ describe('a thread stream', () => {
       200,
     );
     expect(polled.reset).toBe(false);
-    expect(polled.changes.map((c) => c.kind === 'comment' && c.comment.content)).toEqual([
-      'Two',
-      'Three',
-      'Four',
-    ]);
+    expect(polled.changes.map((c) => c.kind === 'new' && c.commentId)).toEqual([...ids, four.comment_id]);
     expect(polled.last).toBeGreaterThanOrEqual(polled.changes.at(-1)!.id);
   });
 
@@ -293,8 +302,8 @@ describe('a thread stream', () => {
     };
     // The catch-up first, then `ready`.
     expect(await until(/event: ready\n/)).toBe(true);
-    expect(text.indexOf(`"comment_id":${before.comment_id},`)).toBeGreaterThan(0);
-    expect(text.indexOf(`"comment_id":${before.comment_id},`)).toBeLessThan(text.indexOf('event: ready'));
+    expect(text.indexOf(`"commentId":${before.comment_id},`)).toBeGreaterThan(0);
+    expect(text.indexOf(`"commentId":${before.comment_id},`)).toBeLessThan(text.indexOf('event: ready'));
 
     const posted = await expectJson<CommentPosted>(
       fetch(`${served.url}/api/blog/posts/${postId}/comments`, {
@@ -304,7 +313,7 @@ describe('a thread stream', () => {
       }),
       201,
     );
-    expect(await until(new RegExp(`"comment_id":${posted.comment.comment_id},`))).toBe(true);
+    expect(await until(new RegExp(`"commentId":${posted.comment.comment_id},`))).toBe(true);
 
     // A stop ends the open stream (the page reconnects elsewhere), and the server closes.
     const ended = (async () => {
@@ -335,16 +344,77 @@ describe('a thread stream', () => {
     const small = createThreadHub({ db, maxBufferedBytes: 2_000 });
     const body = await small.open(postId, null);
     expect(small.stats().streams).toBe(1);
-    // Comments arrive; the stream is taken but never read.
+    // Replies arrive (each with its content); the stream is taken but never read.
     body.getReader();
+    const parent = await post(ben, 'Tell us about your mornings.');
     for (let i = 0; i < 20; i += 1)
-      await post(ada, `Comment number ${i} with some words to fill the buffer.`);
+      await post(ada, `Reply number ${i} with some words to fill the buffer.`, parent.comment_id);
     while (small.stats().streams > 0) {
       small.poke();
       await new Promise((resolve) => setImmediate(resolve));
     }
     expect(small.stats().streams).toBe(0);
     await small.close();
+  });
+});
+
+describe('new comments by id', () => {
+  it("gives the ones a page shows as its viewer sees them, newest first, and nothing of another thread's", async () => {
+    const asked = await post(ada, 'Which car seat fits behind a tall driver?');
+    const answer = await post(ben, 'The slim one from the fair did for us.', asked.comment_id);
+    const later = await post(ben, 'Anyone selling a bouncer?');
+    const others = await expectJson<{ postId: number }[]>(app.request('/api/blog/posts'), 200);
+    const elsewhere = await expectJson<CommentPosted>(
+      call(app, 'POST', `/api/blog/posts/${others.find((p) => p.postId !== postId)!.postId}/comments`, {
+        token: ada.token,
+        body: { content: 'On another post.', parentCommentId: null },
+      }),
+      201,
+    );
+    const ids = [
+      asked.comment_id,
+      answer.comment_id,
+      later.comment_id,
+      elsewhere.comment.comment_id,
+      99999999,
+    ];
+    const shown = await byId(ids);
+    expect(shown.map((c) => c.comment_id)).toEqual([later.comment_id, asked.comment_id]);
+    expect(shown[1]).toMatchObject({
+      content: 'Which car seat fits behind a tall driver?',
+      is_own: false,
+      reply_count: 1,
+      replies: [{ comment_id: answer.comment_id, content: 'The slim one from the fair did for us.' }],
+    });
+    // The author sees their own as theirs (they may still edit it).
+    const mine = await byId([asked.comment_id], ada.token);
+    expect(mine[0]).toMatchObject({ is_own: true, can_edit_until: expect.any(String) });
+    // One removed before it was shown comes as the placeholder readers see.
+    await call(app, 'DELETE', `/api/blog/comments/${later.comment_id}`, {
+      token: mo.token,
+      body: { reason: 'Selling belongs in the marketplace' },
+    });
+    expect(await byId([later.comment_id])).toMatchObject([{ status: 'removed', content: '' }]);
+  });
+
+  it('names what is wrong with the ids, and is a 404 for a post that is not live', async () => {
+    const path = `/api/blog/posts/${postId}/comments/by-id`;
+    for (const [query, error] of [
+      ['', 'ids: must be comment ids separated by commas'],
+      ['?ids=1,,2', 'ids: must be comment ids separated by commas'],
+      ['?ids=seven', 'ids: must be comment ids separated by commas'],
+      [
+        `?ids=${Array.from({ length: 101 }, (_, i) => i + 1).join(',')}`,
+        'ids: must name at most 100 comments',
+      ],
+    ]) {
+      const res = await app.request(`${path}${query}`);
+      expect(res.status, query).toBe(400);
+      expect(await res.json()).toEqual({ error });
+    }
+    const missing = await app.request('/api/blog/posts/99999999/comments/by-id?ids=1');
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({ error: 'Post not found' });
   });
 });
 

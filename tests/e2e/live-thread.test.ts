@@ -1,7 +1,8 @@
 // Two parents on one post, in Chromium against the real server (emulator sign-in): one writes, and
-// the other's open page says "1 new comment" without a reload, shows it on request (focus on it,
-// marked New) and puts a reply under its parent; at 390 and 1280 px, axe clean. A browser without
-// EventSource asks for the thread's changes every THREAD_POLL_MS instead, and shows them the same way.
+// the other's open page says "1 new comment" without a reload, shows it on request (its content
+// asked for then; focus on it, marked New) and puts a reply under its parent; at 390 and 1280 px,
+// axe clean. A browser without EventSource asks for the thread's changes every THREAD_POLL_MS
+// instead, and shows them the same way.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
@@ -83,7 +84,10 @@ describe('a live thread', () => {
       expect(await page.getByText(text).count()).toBe(0);
       await expectNoAxeViolations(page);
 
+      // Its content is asked for when the reader shows it (the stream only announced it).
+      const fetched = page.waitForResponse((res) => res.url().endsWith(`/comments/by-id?ids=${commentId}`));
       await show.click();
+      expect((await fetched).status()).toBe(200);
       const comment = page.locator(`#comment-${commentId}`);
       await comment.getByText(text).waitFor();
       await comment.getByText('New', { exact: true }).waitFor();

@@ -3,7 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Comment, Reply } from '../../api/contract.ts';
 import { bestScore, type ThreadChange } from '../../api/contract/live-threads.ts';
-import { applyChange, applyToWaiting, isThreadChange, newCommentsLabel } from '../../src/lib/live-thread.ts';
+import {
+  applyChange,
+  applyToWaiting,
+  isThreadChange,
+  newCommentsLabel,
+  touchesWaiting,
+} from '../../src/lib/live-thread.ts';
 import { SHOWN_TO_READERS } from '../../src/lib/thread.ts';
 
 const reply = (id: number, extra: Partial<Reply> = {}): Reply => ({
@@ -35,12 +41,22 @@ const changed = (
   commentCount: 9,
 });
 
+const newOne = (commentId: number): ThreadChange<Reply> => ({
+  id: 2,
+  kind: 'new',
+  commentId,
+  commentCount: 9,
+});
+
 describe('applyChange', () => {
   it('holds a new top-level comment back, and puts a new reply under its parent, marked new', () => {
     const thread = [top(1)];
     const root = applyChange(thread, changed(reply(2)), false);
     expect(root.comments).toBe(thread);
-    expect(root.waiting).toMatchObject({ comment_id: 2, replies: [], parent_comment_id: null });
+    expect(root.waiting).toBe(2);
+    // Announced only: it waits the same way, its content to come when the reader shows it.
+    const announced = applyChange(thread, newOne(6), false);
+    expect(announced).toEqual({ comments: thread, waiting: 6, added: [], reload: false });
     const answer = applyChange(thread, changed(reply(3), 1, 1), false);
     expect(answer.comments[0]!.replies.map((r) => r.comment_id)).toEqual([3]);
     expect(answer.comments[0]!.reply_count).toBe(1);
@@ -64,6 +80,23 @@ describe('applyChange', () => {
     expect(applyChange([top(2)], changed(reply(2, { status: 'held', content: '' })), true).reload).toBe(true);
   });
 
+  it('takes an announcement of a comment the page shows as it stands: visible, no like', () => {
+    const own = top(1, [], { is_own: true, like_count: 1 });
+    expect(applyChange([own], newOne(1), false).comments[0]).toMatchObject({ like_count: 0, content: 'c1' });
+    const shown = [top(1)];
+    expect(applyChange(shown, newOne(1), false)).toEqual({
+      comments: shown,
+      waiting: null,
+      added: [],
+      reload: false,
+    });
+    // A placeholder since restored, or their own awaiting review until now: the thread loads afresh.
+    expect(applyChange([top(2, [], { status: 'removed', content: '' })], newOne(2), false).reload).toBe(true);
+    expect(applyChange([top(3, [], { status: 'pending', is_own: true })], newOne(3), false).reload).toBe(
+      true,
+    );
+  });
+
   it('drops a comment that is gone, unless the viewer still sees it', () => {
     const gone: ThreadChange<Reply> = {
       id: 2,
@@ -78,19 +111,30 @@ describe('applyChange', () => {
     );
   });
 
-  it('keeps waiting comments current: a reply under one, a removal takes it away', () => {
-    const waiting = [top(7)];
-    expect(applyToWaiting(waiting, changed(reply(8), 7, 1))[0]!.replies.map((r) => r.comment_id)).toEqual([
-      8,
-    ]);
-    expect(applyToWaiting(waiting, changed(reply(7, { status: 'removed' })))).toEqual([]);
+  it('lets a waiting comment go when it leaves, and leaves the rest to when it is shown', () => {
+    const waiting = [7, 9];
+    const answer = changed(reply(8), 7, 1);
+    expect(touchesWaiting(waiting, answer)).toBe(true);
+    expect(applyToWaiting(waiting, answer)).toBe(waiting);
+    expect(applyToWaiting(waiting, changed(reply(7, { like_count: 2 })))).toBe(waiting);
+    expect(applyToWaiting(waiting, changed(reply(7, { status: 'removed' })))).toEqual([9]);
+    const gone: ThreadChange<Reply> = {
+      id: 3,
+      kind: 'gone',
+      commentId: 9,
+      parentCommentId: null,
+      commentCount: 1,
+    };
+    expect(applyToWaiting(waiting, gone)).toEqual([7]);
+    expect(touchesWaiting(waiting, changed(reply(8), 1, 1))).toBe(false);
+    expect(touchesWaiting(waiting, newOne(10))).toBe(false);
     expect(newCommentsLabel(1)).toBe('1 new comment');
     expect(newCommentsLabel(3)).toBe('3 new comments');
   });
 });
 
 describe('isThreadChange', () => {
-  it("takes a stream's comment and gone changes, and nothing that lacks what places them", () => {
+  it("takes a stream's comment, new and gone changes, and nothing that lacks what places them", () => {
     const comment = {
       id: 7,
       kind: 'comment',
@@ -100,8 +144,10 @@ describe('isThreadChange', () => {
       commentCount: 4,
     };
     const gone = { id: 8, kind: 'gone', commentId: 3, parentCommentId: 2, commentCount: 3 };
+    const announced = { id: 9, kind: 'new', commentId: 4, commentCount: 5 };
     expect(isThreadChange(comment)).toBe(true);
     expect(isThreadChange(gone)).toBe(true);
+    expect(isThreadChange(announced)).toBe(true);
     for (const bad of [
       null,
       'a change',
@@ -113,6 +159,8 @@ describe('isThreadChange', () => {
       { ...comment, parentCommentId: 'x' },
       { ...comment, commentCount: undefined },
       { ...gone, commentId: 1.5 },
+      { ...announced, commentId: null },
+      { ...announced, commentCount: '5' },
     ]) {
       expect(isThreadChange(bad), JSON.stringify(bad)).toBe(false);
     }

@@ -205,6 +205,33 @@ export async function listThread(
 }
 
 /**
+ * Some of a thread's top-level comments by id, as listThread gives them (newest first, each with
+ * its replies): those a page was told are new, when its reader shows them. Ids that are not
+ * top-level comments of the post the viewer finds are left out.
+ */
+export async function listCommentsById(
+  db: DB,
+  postId: number,
+  ids: number[],
+  viewer: Viewer,
+  now: Date,
+): Promise<Comment[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('comments')
+    .selectAll()
+    .where('post_id', '=', postId)
+    .where('parent_comment_id', 'is', null)
+    .where('comment_id', 'in', ids)
+    .where(topLevelListed(viewer))
+    .orderBy('created_at', 'desc')
+    .orderBy('comment_id', 'desc')
+    .execute();
+  const [page] = await pagesOf(db, [{ rows, more: false }], viewer, now);
+  return page!.comments;
+}
+
+/**
  * Top-level comments' ids, best first: bestScore of their likes and their readers (the post's
  * views from the day each was posted), ties newest first.
  */

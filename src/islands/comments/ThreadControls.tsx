@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import {
   COMMENT_SORT_LABELS,
   COMMENT_SORTS,
@@ -56,11 +56,23 @@ export function ThreadControls({ post, live, comments }: Props) {
     if (live) initCommentSort();
   }, [live]);
   useLiveThread(post, live, comments);
+  const [showing, setShowing] = useState(false);
+  const [failed, setFailed] = useState(false);
 
-  function show() {
-    const first = showWaiting(post.postId);
-    // Focus goes to the first comment shown, not back to the top of the page.
-    if (first !== null) focusLater(commentAnchor(first));
+  async function show() {
+    if (showing) return;
+    setShowing(true);
+    setFailed(false);
+    try {
+      const first = await showWaiting(post);
+      // Focus goes to the first comment shown, not back to the top of the page.
+      if (first !== null) focusLater(commentAnchor(first));
+    } catch {
+      // They stay waiting, and the button with them.
+      setFailed(true);
+    } finally {
+      setShowing(false);
+    }
   }
 
   return (
@@ -87,11 +99,17 @@ export function ThreadControls({ post, live, comments }: Props) {
       {waiting.length > 0 && (
         <button
           type="button"
-          onClick={show}
-          className="bg-brand-light text-brand-dark hover:bg-brand rounded-full px-4 py-1.5 text-sm font-semibold hover:text-white"
+          onClick={() => void show()}
+          aria-disabled={showing || undefined}
+          className="bg-brand-light text-brand-dark hover:bg-brand rounded-full px-4 py-1.5 text-sm font-semibold hover:text-white aria-disabled:cursor-wait aria-disabled:opacity-70"
         >
           {newCommentsLabel(waiting.length)} — show
         </button>
+      )}
+      {failed && waiting.length > 0 && (
+        <p role="alert" className="w-full text-sm text-red-700">
+          The new comments could not be loaded. Check your connection and try again.
+        </p>
       )}
       <p aria-live="polite" className="sr-only">
         {waiting.length > 0 ? newCommentsLabel(waiting.length) : ''}
