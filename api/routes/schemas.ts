@@ -73,28 +73,22 @@ export const threadChangesQuery = z.object({
 /** A stream's `?after=` (the thread page's X-Thread-Event); Last-Event-ID takes over on reconnects. */
 export const threadStreamQuery = z.object({ after: threadChangesQuery.shape.after.optional() });
 
-/** `?ids=4,5,6`: the new top-level comments a page shows (up to NEW_COMMENTS_PER_REQUEST_MAX, each once). */
-export const commentIdsQuery = z.object({
-  ids: z
-    .string({ error: 'must be comment ids separated by commas' })
-    .regex(/^[1-9]\d{0,15}(,[1-9]\d{0,15})*$/, 'must be comment ids separated by commas')
+/** Ids separated by commas, each once, at most `max` of them ("post", "comment": what they name). */
+function idList(what: string, max: number) {
+  const message = `must be ${what} ids separated by commas`;
+  return z
+    .string({ error: message })
+    .regex(/^[1-9]\d{0,15}(,[1-9]\d{0,15})*$/, message)
     .transform((list) => [...new Set(list.split(',').map(Number))])
-    .pipe(
-      z
-        .array(z.number())
-        .max(NEW_COMMENTS_PER_REQUEST_MAX, `must name at most ${NEW_COMMENTS_PER_REQUEST_MAX} comments`),
-    ),
-});
+    .pipe(z.array(z.number()).max(max, `must name at most ${max} ${what}s`));
+}
+
+/** `?ids=4,5,6`: the new top-level comments a page shows (up to NEW_COMMENTS_PER_REQUEST_MAX). */
+export const commentIdsQuery = z.object({ ids: idList('comment', NEW_COMMENTS_PER_REQUEST_MAX) });
 
 /** `?posts=1,2,3` (up to THREADS_PER_REQUEST_MAX post ids, each once) and the page's `?limit=`. */
 export const threadsQuery = z.object({
-  posts: z
-    .string({ error: 'must be post ids separated by commas' })
-    .regex(/^[1-9]\d{0,15}(,[1-9]\d{0,15})*$/, 'must be post ids separated by commas')
-    .transform((list) => [...new Set(list.split(',').map(Number))])
-    .pipe(
-      z.array(z.number()).max(THREADS_PER_REQUEST_MAX, `must name at most ${THREADS_PER_REQUEST_MAX} posts`),
-    ),
+  posts: idList('post', THREADS_PER_REQUEST_MAX),
   limit: threadQuery.shape.limit,
 });
 
