@@ -1,8 +1,8 @@
 // Two parents on one post, in Chromium against the real server (emulator sign-in): one writes, and
 // the other's open page says "1 new comment" without a reload, shows it on request (its content
-// asked for then; focus on it, marked New) and puts a reply under its parent; at 390 and 1280 px,
-// axe clean. A browser without EventSource asks for the thread's changes every THREAD_POLL_MS
-// instead, and shows them the same way.
+// asked for then; focus on it, marked New; offline, it says so and keeps it waiting) and puts a
+// reply under its parent; at 390 and 1280 px, axe clean. A browser without EventSource asks for
+// the thread's changes every THREAD_POLL_MS instead, and shows them the same way.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
@@ -84,6 +84,14 @@ describe('a live thread', () => {
       expect(await page.getByText(text).count()).toBe(0);
       await expectNoAxeViolations(page);
 
+      if (width === 1280) {
+        // Offline at the moment they press it: the page says so, and the comment keeps waiting.
+        await page.route('**/comments/by-id?*', (route) => route.abort('internetdisconnected'));
+        await show.click();
+        await page.getByRole('alert').getByText('The new comments could not be loaded.').waitFor();
+        expect(await show.count()).toBe(1);
+        await page.unroute('**/comments/by-id?*');
+      }
       // Its content is asked for when the reader shows it (the stream only announced it).
       const fetched = page.waitForResponse((res) => res.url().endsWith(`/comments/by-id?ids=${commentId}`));
       await show.click();
@@ -93,6 +101,7 @@ describe('a live thread', () => {
       await comment.getByText('New', { exact: true }).waitFor();
       await page.waitForFunction((id) => document.activeElement?.id === `comment-${id}`, commentId);
       expect(await show.count()).toBe(0);
+      expect(await page.getByRole('alert').getByText('could not be loaded').count()).toBe(0);
 
       // A reply appears under its parent at once.
       await write(post.postId, 'It arrived in two days.', commentId);
