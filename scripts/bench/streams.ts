@@ -635,13 +635,21 @@ function clients() {
         if (res.statusCode !== 200) return reject(new Error(`stream answered ${res.statusCode}`));
         res.setEncoding('utf8');
         let ready = false;
+        // A fan-out's chunk can arrive in two reads (a socket's buffer was full): what follows the
+        // last whole event waits for the rest of it.
+        let rest = '';
         res.on('data', (chunk: string) => {
-          if (!ready && chunk.includes('event: ready')) {
+          const text = rest + chunk;
+          const last = text.lastIndexOf('\n\n');
+          const end = last < 0 ? 0 : last + 2;
+          rest = text.slice(end);
+          const events = text.slice(0, end);
+          if (!ready && events.includes('event: ready')) {
             ready = true;
             resolve();
           }
           // A new top-level comment is announced by id; a reply or an update carries the comment.
-          for (const match of chunk.matchAll(
+          for (const match of events.matchAll(
             /"kind":"(?:new","commentId|comment","comment":\{"comment_id)":(\d+)/g,
           )) {
             seen(Number(match[1]));
