@@ -74,7 +74,12 @@ export function applyChange(thread: Comment[], change: ThreadChange<Reply>, mode
   }
   // A placeholder of a comment this page never showed adds nothing.
   if (incoming.status !== 'visible') return unchanged(thread);
-  if (change.parentCommentId === null) return { ...unchanged(thread), waiting: id };
+  if (change.parentCommentId === null) {
+    // One written after the newest the page shows is new (liked before it was announced, say); a
+    // like on an older one the reader has not paged to is not news.
+    const newest = thread.reduce((at, c) => (c.created_at > at ? c.created_at : at), '');
+    return incoming.created_at > newest ? { ...unchanged(thread), waiting: id } : unchanged(thread);
+  }
   // A reply appears under its parent (and nowhere when its parent is not on the page).
   if (!thread.some((c) => c.comment_id === change.parentCommentId)) return unchanged(thread);
   return {

@@ -51,9 +51,21 @@ const newOne = (commentId: number): ThreadChange<Reply> => ({
 describe('applyChange', () => {
   it('holds a new top-level comment back, and puts a new reply under its parent, marked new', () => {
     const thread = [top(1)];
-    const root = applyChange(thread, changed(reply(2)), false);
+    const root = applyChange(
+      thread,
+      changed(reply(2, { created_at: '2026-01-02T00:00:00.000Z', like_count: 1 })),
+      false,
+    );
     expect(root.comments).toBe(thread);
     expect(root.waiting).toBe(2);
+    // A like on an older one the reader has not paged to is not a new comment.
+    const older = changed(reply(5, { created_at: '2025-12-01T00:00:00.000Z', like_count: 3 }));
+    expect(applyChange(thread, older, false)).toEqual({
+      comments: thread,
+      waiting: null,
+      added: [],
+      reload: false,
+    });
     // Announced only: it waits the same way, its content to come when the reader shows it.
     const announced = applyChange(thread, newOne(6), false);
     expect(announced).toEqual({ comments: thread, waiting: 6, added: [], reload: false });
