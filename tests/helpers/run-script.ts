@@ -29,6 +29,8 @@ export function runScript(
     child.stdout.on('data', (c: Buffer) => (output += c.toString()));
     child.stderr.on('data', (c: Buffer) => (output += c.toString()));
     child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, output }));
+    // 'close', not 'exit': a process can have exited before what it printed has all been read
+    // (two exports at once on Node 24 in CI: an empty output).
+    child.once('close', (code) => resolve({ code, output }));
   });
 }
