@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import EnvironmentsTogether from './tests/helpers/sequencer.ts';
 
 const API_TESTS = ['tests/api/**/*.test.ts'];
 /** Every project's: a test file's temp folders go when it ends. */
@@ -28,6 +29,8 @@ export default defineConfig({
     // file waits on its servers and timers while another computes. Browser files share the run's
     // servers, so each one makes its own parents, comments and posts and asserts only on those.
     maxWorkers: 3,
+    // A worker is kept for the next file only if that file's project and environment are its own.
+    sequence: { sequencer: EnvironmentsTogether },
     projects: [
       {
         test: {

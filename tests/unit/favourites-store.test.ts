@@ -2,7 +2,7 @@
 // The favourites store (src/stores/favourites.ts) with its real API client. Only the network is
 // stubbed: globalThis.fetch answers as the API would, and the test decides when the first list's
 // answer arrives.
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Item } from '../../api/contract.ts';
 import { $auth, resetAuthForTests } from '../../src/stores/auth.ts';
 import { $favourites, isSaved, toggleFavourite, watchFavourites } from '../../src/stores/favourites.ts';
@@ -33,6 +33,11 @@ const saved = (itemId: string) => ({
   itemName: `Item ${itemId}`,
 });
 
+// The store is the page's one (module state), and an earlier file in this worker may have left a
+// parent signed in to it: it starts from a signed-out page, as a page does.
+beforeEach(() => {
+  $auth.set({ user: null, profile: null, loading: false, demoMode: false });
+});
 afterEach(() => {
   resetAuthForTests();
   vi.unstubAllGlobals();
