@@ -16,10 +16,32 @@ function environmentOf(spec: TestSpecification): string {
   return PRAGMA.exec(head)?.[1] ?? spec.project.config.environment;
 }
 
+/** The files in an order drawn from `seed` (Fisher–Yates with mulberry32): the same seed, the same order. */
+function shuffled<T>(items: T[], seed: number): T[] {
+  let state = seed >>> 0;
+  const random = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
 export default class EnvironmentsTogether extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    // A sequencer of one's own replaces Vitest's shuffling one, so `--sequence.shuffle` (files and
+    // tests) is honoured here: the files in a seeded random order, then grouped as always.
+    const { shuffle, seed } = this.ctx.config.sequence;
+    const ordered = shuffle === true ? shuffled(files, seed) : await super.sort(files);
     const groups = new Map<string, TestSpecification[]>();
-    for (const spec of await super.sort(files)) {
+    for (const spec of ordered) {
       const key = `${spec.project.name}\0${environmentOf(spec)}`;
       const group = groups.get(key);
       if (group) group.push(spec);
