@@ -13,7 +13,9 @@ import type { AnalysisPixels } from './prepare.ts';
 type Tf = typeof import('@tensorflow/tfjs');
 type TfWasm = typeof import('@tensorflow/tfjs-backend-wasm');
 type FaceApi = typeof import('@vladmandic/face-api/dist/face-api.node-wasm.js');
-type NsfwModel = Awaited<ReturnType<typeof import('nsfwjs/core').load>>;
+type NsfwCore = typeof import('nsfwjs/core');
+type NsfwModel = Awaited<ReturnType<NsfwCore['load']>>;
+type NsfwDefinition = import('nsfwjs/core').ModelDefinition;
 /** face-api declares its own copy of TensorFlow.js's types; the tensors are the same at run time. */
 type FaceInput = Parameters<FaceApi['detectAllFaces']>[0];
 
@@ -76,17 +78,30 @@ async function load(): Promise<Models> {
   await faceapi.nets.ssdMobilenetv1.loadFromDisk(
     path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json')), 'model'),
   );
-  // nsfwjs's MobileNetV2 ships as two modules of its own (model.min.js and a base64 weight shard),
-  // imported from the package: its loader names no address and fetches nothing.
-  const [{ load: loadNsfw }, { MobileNetV2Model }] = await Promise.all([
-    import('nsfwjs/core'),
-    import('nsfwjs/models/mobilenet_v2'),
-  ]);
+  // nsfwjs's MobileNetV2 ships as two CommonJS files of its own (model.min.js and a base64 weight
+  // shard), handed to its loader, which names no address and fetches nothing. Required, not imported:
+  // importing CommonJS from an ES module makes Node scan the source for its exports (TensorFlow.js's
+  // bundles and the 3.5 MB shard, about 0.3 s of CPU a start); and nsfwjs's own CommonJS definition
+  // would copy the shard's string a character a property.
+  const { load: loadNsfw } = require('nsfwjs/core') as NsfwCore;
+  // Where nsfwjs's own definition finds them: dist/models/mobilenet_v2, beside dist/cjs/models.
+  const files = path.resolve(
+    path.dirname(require.resolve('nsfwjs/models/mobilenet_v2')),
+    '../../models/mobilenet_v2',
+  );
+  const mobileNetV2: NsfwDefinition = {
+    name: 'MobileNetV2',
+    numOfWeightBundles: 1,
+    modelJson: () => Promise.resolve({ default: require(path.join(files, 'model.min.js')) }),
+    weightBundles: [
+      () => Promise.resolve({ default: require(path.join(files, 'group1-shard1of1.min.js')) as string }),
+    ],
+  };
   const info = console.info;
   console.info = () => undefined; // nsfwjs greets every load with a link to its docs
   let nsfw: NsfwModel;
   try {
-    nsfw = await loadNsfw('MobileNetV2', { modelDefinitions: [MobileNetV2Model] });
+    nsfw = await loadNsfw('MobileNetV2', { modelDefinitions: [mobileNetV2] });
   } finally {
     console.info = info;
   }
