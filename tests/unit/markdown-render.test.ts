@@ -8,8 +8,10 @@ import { describe, expect, it, vi } from 'vitest';
 import { imagesWithoutAlt, renderMarkdown } from '../../api/lib/html.ts';
 import { imageUrl } from '../../api/contract/studio.ts';
 
-// Every jsdom EventTarget's addEventListener, window included, is this class's.
+// Every jsdom EventTarget's addEventListener, window included, is this class's. jsdom itself first:
+// html.ts loads it only when it first renders, and its parts cannot be loaded before the whole.
 const require = createRequire(import.meta.url);
+require('jsdom');
 const { implementation: EventTargetImpl } = require('jsdom/lib/jsdom/living/events/EventTarget-impl.js') as {
   implementation: { prototype: { addEventListener: (...args: unknown[]) => void } };
 };
