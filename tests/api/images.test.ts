@@ -204,7 +204,8 @@ describe('POST /api/studio/images', () => {
   });
 
   it('serves a camera JPEG with GPS, EXIF, XMP and ICC in every width, as AVIF and WebP, with no metadata', async () => {
-    const original = await cameraJpeg(2000, 1500);
+    // Wider than the widest variant (1600), so every width is made, and no wider: each pixel costs.
+    const original = await cameraJpeg(1700, 1275);
     // The upload really carries them, GPS position included.
     const carried = await sharp(original).metadata();
     expect(carried.exif).toBeDefined();
@@ -213,8 +214,8 @@ describe('POST /api/studio/images', () => {
     expect(carried.icc).toBeDefined();
 
     const uploaded = await expectJson<UploadedImage>(upload(editor, { bytes: original }), 201);
-    expect(uploaded).toMatchObject({ width: 2000, height: 1500, alt: 'A child stacking blocks' });
-    expect(uploaded.url).toMatch(/^\/api\/images\/[a-f0-9]{16,64}-2000x1500\/1600\.webp$/);
+    expect(uploaded).toMatchObject({ width: 1700, height: 1275, alt: 'A child stacking blocks' });
+    expect(uploaded.url).toMatch(/^\/api\/images\/[a-f0-9]{16,64}-1700x1275\/1600\.webp$/);
     expect(uploadedImageSources(uploaded.url)?.src).toBe(uploaded.url);
 
     const variants = variantsOf(uploaded);
@@ -246,7 +247,7 @@ describe('POST /api/studio/images', () => {
       expect(served.format).toBe(format === 'avif' ? 'heif' : 'webp');
       if (format === 'avif') expect(served.compression).toBe('av1');
       expect(served.width).toBe(w);
-      expect(served.height).toBe(Math.round((w * 1500) / 2000));
+      expect(served.height).toBe(Math.round((w * 1275) / 1700));
       expect(served.exif, url).toBeUndefined();
       expect(gpsTags(served.exif)).toEqual([]);
       expect(served.xmp, url).toBeUndefined();
@@ -264,8 +265,8 @@ describe('POST /api/studio/images', () => {
       .where('image_id', '=', idOf(uploaded))
       .executeTakeFirstOrThrow();
     expect(row).toMatchObject({
-      width: 2000,
-      height: 1500,
+      width: 1700,
+      height: 1275,
       uploaded_type: 'image/jpeg',
       created_by_uid: editor.uid,
     });
@@ -295,13 +296,14 @@ describe('POST /api/studio/images', () => {
   });
 
   it('accepts PNG (with transparency), WebP and AVIF, judged by their bytes', async () => {
+    // Each a little wider than the narrowest variant, so each is served in two widths.
     const png = await sharp({
-      create: { width: 900, height: 600, channels: 4, background: { r: 200, g: 80, b: 40, alpha: 0.5 } },
+      create: { width: 480, height: 320, channels: 4, background: { r: 200, g: 80, b: 40, alpha: 0.5 } },
     })
       .png()
       .toBuffer();
-    const webp = await photo(700, 500, 4).webp().toBuffer();
-    const avif = await photo(640, 480, 5).avif({ effort: 0 }).toBuffer();
+    const webp = await photo(460, 330, 4).webp().toBuffer();
+    const avif = await photo(440, 330, 5).avif({ effort: 0 }).toBuffer();
     for (const [bytes, type, name] of [
       [png, 'image/png', 'drawing.png'],
       [webp, 'image/webp', 'photo.webp'],
@@ -413,7 +415,7 @@ describe('GET /api/images/…', () => {
   let uploaded: UploadedImage;
   beforeAll(async () => {
     uploaded = await expectJson<UploadedImage>(
-      upload(editor, { bytes: await photo(1000, 750, 21).jpeg().toBuffer() }, 'A pram in the park'),
+      upload(editor, { bytes: await photo(600, 450, 21).jpeg().toBuffer() }, 'A pram in the park'),
       201,
     );
   });
@@ -421,12 +423,12 @@ describe('GET /api/images/…', () => {
   it('answers 404 JSON for an unknown or malformed address', async () => {
     const id = idOf(uploaded);
     for (const url of [
-      imageUrl('0123456789abcdef0123456789abcdef', 1000, 750, 400, 'webp'),
+      imageUrl('0123456789abcdef0123456789abcdef', 600, 450, 400, 'webp'),
       // The right image under another size, a width it is not served in, a format it is not.
-      imageUrl(id, 1001, 750, 400, 'webp'),
-      imageUrl(id, 1000, 750, 1600, 'webp'),
-      `/api/images/${id}-1000x750/400.png`,
-      `/api/images/${id}-1000x750/400.avif/more`,
+      imageUrl(id, 601, 450, 400, 'webp'),
+      imageUrl(id, 600, 450, 800, 'webp'),
+      `/api/images/${id}-600x450/400.png`,
+      `/api/images/${id}-600x450/400.avif/more`,
       `/api/images/${id}/400.webp`,
       '/api/images/../studio/images',
       '/api/images',
@@ -464,7 +466,7 @@ describe('GET /api/images/…', () => {
 describe('renderMarkdown and uploaded images', () => {
   it('makes an uploaded image a <picture> with AVIF and WebP srcsets, sizes, width, height and alt', async () => {
     const uploaded = await expectJson<UploadedImage>(
-      upload(editor, { bytes: await photo(1200, 800, 31).jpeg().toBuffer() }, 'A cot'),
+      upload(editor, { bytes: await photo(600, 400, 31).jpeg().toBuffer() }, 'A cot'),
       201,
     );
     const html = renderMarkdown(`Our cot:\n\n![A cot by the window](${uploaded.url} "The cot")\n`);
@@ -475,14 +477,14 @@ describe('renderMarkdown and uploaded images', () => {
       '<picture>' +
         `<source type="image/avif" srcset="${sources.avifSrcset}" sizes="(min-width: 48rem) 48rem, 100vw">` +
         `<img src="${sources.src}" srcset="${sources.webpSrcset}" sizes="(min-width: 48rem) 48rem, 100vw"` +
-        ' width="1200" height="800" alt="A cot by the window" title="The cot" loading="lazy" decoding="async">' +
+        ' width="600" height="400" alt="A cot by the window" title="The cot" loading="lazy" decoding="async">' +
         '</picture>',
     );
     // Served as stored and sanitized again on the way out: unchanged.
     expect(sanitizeHtml(html)).toBe(html);
     // Every address it names is served.
     const addresses = [...html.matchAll(/\/api\/images\/[^\s",]+/g)].map((m) => m[0]);
-    expect(new Set(addresses).size).toBe(imageWidths(1200).length * 2);
+    expect(new Set(addresses).size).toBe(imageWidths(600).length * 2);
     for (const address of new Set(addresses)) expect((await app.request(address)).status, address).toBe(200);
   });
 
