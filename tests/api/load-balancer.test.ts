@@ -182,12 +182,16 @@ describe.runIf(runHere)('HAProxy in front of two instances on one PostgreSQL', (
       });
     };
     let loading = true;
+    // A short breath between requests; a longer one from the restart of the killed instance until
+    // HAProxy sends it a request again (two health checks, a second apart): it starts and rejoins
+    // beside the load, a lighter one, as what one instance carries meanwhile is checked already
+    // (the killed phase) and each request costs HAProxy, an instance and PostgreSQL their CPU.
+    let breathMs = 5;
     const loops = [...Array<'read'>(READERS).fill('read'), ...Array<'comment'>(WRITERS).fill('comment')].map(
       async (kind) => {
         while (loading) {
           await send(kind);
-          // A short breath, so an instance starting beside the load gets some of the machine.
-          await sleep(5);
+          await sleep(breathMs);
         }
       },
     );
@@ -216,9 +220,12 @@ describe.runIf(runHere)('HAProxy in front of two instances on one PostgreSQL', (
           count('killed', (a) => a.kind === 'comment') >= 20,
         'load after the kill',
       );
+      breathMs = 50;
       servers.set('app1', await startServer(env('app1')));
       const listening = Date.now();
       phase = 'restarted';
+      await until(() => count('restarted', (a) => a.instance === 'app1') >= 1, 'the restarted instance');
+      breathMs = 5;
       await until(
         () => count('restarted', (a) => a.instance === 'app1') >= 10,
         'the restarted instance to get traffic',
