@@ -261,7 +261,9 @@ describe('the staff list', () => {
   });
 });
 
-describe('npm run user:role', () => {
+// Each run starts a process (a few seconds on a busy 2-core machine; two took over 30 s beside
+// other test runs), hence the longer timeout.
+describe('npm run user:role', { timeout: 120_000 }, () => {
   const run = (...args: string[]) => runScript('scripts/user-role.ts', args, databaseEnv(location));
 
   it('makes someone an author, then an editor, each with an audit entry of its own', async () => {
