@@ -10,12 +10,13 @@ import type { AccountExport, PostSummary } from '../../api/contract.ts';
 import { emulatorCall } from '../../scripts/lib/emulator-accounts.ts';
 import { NO_ACCOUNT_MESSAGE } from '../../src/lib/auth-messages.ts';
 import {
+  closeContexts,
   closePage,
   expectNoAxeViolations,
-  launchBrowser,
   openPage,
   signInWithEmail,
   waitForIsland,
+  workerBrowser,
 } from '../helpers/browser.ts';
 import { type Person, signedUpParent } from '../helpers/e2e-people.ts';
 import { setRole } from '../helpers/roles.ts';
@@ -29,10 +30,10 @@ let smtp: TestSmtpServer;
 beforeAll(async () => {
   base = inject('authBaseURL');
   smtp = await startSmtpServer({ port: inject('smtpPort') });
-  browser = await launchBrowser();
+  browser = await workerBrowser();
 });
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await smtp?.close();
 });
 

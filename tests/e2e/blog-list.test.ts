@@ -4,7 +4,13 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { BLOG_PAGE_SIZE, SITE_NAME } from '../../src/config.ts';
-import { closePage, expectNoAxeViolations, launchBrowser, openPage } from '../helpers/browser.ts';
+import {
+  closeContexts,
+  closePage,
+  expectNoAxeViolations,
+  openPage,
+  workerBrowser,
+} from '../helpers/browser.ts';
 
 interface Post {
   slug: string;
@@ -25,12 +31,12 @@ const TIMEOUT = 15_000;
 
 beforeAll(async () => {
   base = inject('baseURL');
-  browser = await launchBrowser();
+  browser = await workerBrowser();
   posts = (await (await fetch(`${base}/api/blog/posts`)).json()) as Post[];
   categories = (await (await fetch(`${base}/api/blog/categories`)).json()) as Category[];
 });
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
 });
 
 /** A page in a fresh context; closing it fails the test on any uncaught error. */

@@ -5,11 +5,12 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createEmulatorUser } from '../../scripts/lib/auth-emulator.ts';
 import {
+  closeContexts,
   closePage,
   expectNoAxeViolations,
-  launchBrowser,
   openPage,
   signInWithEmail,
+  workerBrowser,
 } from '../helpers/browser.ts';
 
 interface PostSummary {
@@ -30,10 +31,10 @@ let browser: Browser;
 const TIMEOUT = 15_000;
 
 beforeAll(async () => {
-  browser = await launchBrowser();
+  browser = await workerBrowser();
 });
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
 });
 
 async function listPosts(base: string): Promise<PostSummary[]> {

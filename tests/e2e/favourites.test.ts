@@ -9,12 +9,13 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { SavedSearchList } from '../../api/contract/favourites.ts';
 import { createEmulatorUser } from '../../scripts/lib/auth-emulator.ts';
 import {
+  closeContexts,
   closePage,
   expectNoAxeViolations,
-  launchBrowser,
   openPage,
   signInWithEmail,
   waitForIsland,
+  workerBrowser,
 } from '../helpers/browser.ts';
 import { sendListings } from '../helpers/listings.ts';
 import { linksIn, startSmtpServer, type TestSmtpServer } from '../helpers/smtp.ts';
@@ -28,10 +29,10 @@ let smtp: TestSmtpServer;
 beforeAll(async () => {
   base = inject('authBaseURL');
   smtp = await startSmtpServer({ port: inject('smtpPort') });
-  browser = await launchBrowser();
+  browser = await workerBrowser();
 });
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await smtp?.close();
 });
 

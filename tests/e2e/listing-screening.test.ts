@@ -14,12 +14,13 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Item } from '../../api/contract.ts';
 import type { ScreenedListing } from '../../api/contract/screening.ts';
 import {
+  closeContexts,
   closePage,
   expectNoAxeViolations,
-  launchBrowser,
   openPage,
   signInWithEmail,
   waitForIsland,
+  workerBrowser,
 } from '../helpers/browser.ts';
 import { type Person, signedUpParent } from '../helpers/e2e-people.ts';
 import { sendListings } from '../helpers/listings.ts';
@@ -72,7 +73,7 @@ async function shownItems(): Promise<Item[]> {
 
 beforeAll(async () => {
   base = inject('authBaseURL');
-  browser = await launchBrowser();
+  browser = await workerBrowser();
   // The marketplace's photo host: a real photograph of a person (tests/fixtures/photos/README.md).
   photos = http.createServer((_req, res) => {
     res.writeHead(200, { 'Content-Type': 'image/jpeg', 'Content-Length': PHOTO.byteLength });
@@ -95,7 +96,7 @@ beforeAll(async () => {
   expect(states[lego.itemId]).toBe('held');
 });
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await new Promise((resolve) => photos?.close(resolve));
 });
 

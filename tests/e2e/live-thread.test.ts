@@ -6,11 +6,12 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
+  closeContexts,
   closePage,
   expectNoAxeViolations,
-  launchBrowser,
   openPage,
   signInWithEmail,
+  workerBrowser,
 } from '../helpers/browser.ts';
 import { THREAD_POLL_MS } from '../../api/contract/live-threads.ts';
 import { type Person, signedUpParent } from '../helpers/e2e-people.ts';
@@ -22,12 +23,12 @@ let reader: Person;
 let posts: { postId: number; slug: string }[];
 
 beforeAll(async () => {
-  browser = await launchBrowser();
+  browser = await workerBrowser();
   [writer, reader] = await Promise.all([signedUpParent('Wren', PASSWORD), signedUpParent('Rosa', PASSWORD)]);
   posts = (await (await fetch(`${inject('authBaseURL')}/api/blog/posts`)).json()) as typeof posts;
 });
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
 });
 
 /** The writer's comment or reply, through the API as their page would send it. */

@@ -11,13 +11,14 @@ import {
   REMOVED_PLACEHOLDER,
 } from '../../src/islands/comments/messages.ts';
 import {
+  closeContexts,
   closePage,
   expectNoAxeViolations,
   inSight,
-  launchBrowser,
   openPage,
   signInWithEmail,
   waitForIsland,
+  workerBrowser,
 } from '../helpers/browser.ts';
 import { type Person, signedUpParent } from '../helpers/e2e-people.ts';
 import { startListener } from '../helpers/listener.ts';
@@ -36,10 +37,10 @@ interface PostSummary {
 
 beforeAll(async () => {
   base = inject('authBaseURL');
-  browser = await launchBrowser();
+  browser = await workerBrowser();
 });
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
 });
 
 const person = (first: string) => signedUpParent(first, PASSWORD);

@@ -11,12 +11,13 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Recall, RecallMatch, RecallStatus } from '../../api/contract.ts';
 import {
+  closeContexts,
   closePage,
   expectNoAxeViolations,
-  launchBrowser,
   openPage,
   signInWithEmail,
   waitForIsland,
+  workerBrowser,
 } from '../helpers/browser.ts';
 import { signedUpParent } from '../helpers/e2e-people.ts';
 import { setRole } from '../helpers/roles.ts';
@@ -26,10 +27,10 @@ const PASSWORD = 'recall-check-7';
 let browser: Browser;
 
 beforeAll(async () => {
-  browser = await launchBrowser();
+  browser = await workerBrowser();
 });
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
 });
 
 async function getJson<T>(url: string, token?: string): Promise<T> {

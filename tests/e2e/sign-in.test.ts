@@ -11,17 +11,23 @@ import {
   setEmailEnumerationProtection,
 } from '../../scripts/lib/auth-emulator.ts';
 import { NO_ACCOUNT_MESSAGE } from '../../src/lib/auth-messages.ts';
-import { closePage, expectNoAxeViolations, launchBrowser, openPage } from '../helpers/browser.ts';
+import {
+  closeContexts,
+  closePage,
+  expectNoAxeViolations,
+  openPage,
+  workerBrowser,
+} from '../helpers/browser.ts';
 
 let browser: Browser;
 const TIMEOUT = 15_000;
 const DEMO_MESSAGE = 'Demo mode is active: Google authentication is not configured in this environment.';
 
 beforeAll(async () => {
-  browser = await launchBrowser();
+  browser = await workerBrowser();
 });
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
 });
 
 const newPage = () => openPage(browser, TIMEOUT);

@@ -7,12 +7,13 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { PostSummary } from '../../api/contract.ts';
 import {
+  closeContexts,
   closePage,
   expectNoAxeViolations,
-  launchBrowser,
   openPage,
   signInWithEmail,
   waitForIsland,
+  workerBrowser,
 } from '../helpers/browser.ts';
 import { type Person, signedUpParent } from '../helpers/e2e-people.ts';
 import { setRole } from '../helpers/roles.ts';
@@ -23,10 +24,10 @@ let base: string;
 
 beforeAll(async () => {
   base = inject('authBaseURL');
-  browser = await launchBrowser();
+  browser = await workerBrowser();
 });
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
 });
 
 /**

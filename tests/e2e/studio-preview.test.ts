@@ -12,7 +12,7 @@ import type { BlogCategory, PostSummary } from '../../api/contract.ts';
 import { PREVIEW_TEMPLATE_PATH } from '../../api/contract/preview.ts';
 import { imageUrl, type StudioPostCreated, uploadedImageSources } from '../../api/contract/studio.ts';
 import { fillPreview } from '../../api/lib/preview.ts';
-import { closePage, launchBrowser, openPage, signInWithEmail } from '../helpers/browser.ts';
+import { closeContexts, closePage, openPage, signInWithEmail, workerBrowser } from '../helpers/browser.ts';
 import { type Person, signedUpParent } from '../helpers/e2e-people.ts';
 import { setRole } from '../helpers/roles.ts';
 
@@ -47,10 +47,10 @@ beforeAll(async () => {
   });
   expect(res.status, await res.clone().text()).toBe(201);
   postId = ((await res.json()) as StudioPostCreated).postId;
-  browser = await launchBrowser();
+  browser = await workerBrowser();
 });
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
 });
 
 /** The stylesheets a page links to. */

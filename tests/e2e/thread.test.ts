@@ -4,7 +4,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createEmulatorUser } from '../../scripts/lib/auth-emulator.ts';
-import { closePage, launchBrowser, openPage, waitForIsland } from '../helpers/browser.ts';
+import { closeContexts, closePage, openPage, waitForIsland, workerBrowser } from '../helpers/browser.ts';
 
 interface PostSummary {
   postId: number;
@@ -20,10 +20,10 @@ interface ApiComment {
 
 let browser: Browser;
 beforeAll(async () => {
-  browser = await launchBrowser();
+  browser = await workerBrowser();
 });
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
 });
 
 async function busiestPost(base: string): Promise<PostSummary> {

@@ -1,5 +1,12 @@
-import AxeBuilder from '@axe-core/playwright';
-import { type Browser, type BrowserContextOptions, chromium, type Locator, type Page } from 'playwright-core';
+import { createRequire } from 'node:module';
+import {
+  type Browser,
+  type BrowserContextOptions,
+  chromium,
+  type Frame,
+  type Locator,
+  type Page,
+} from 'playwright-core';
 import { expect, inject } from 'vitest';
 import { CHROMIUM_ARGS } from '../../scripts/lib/chromium.ts';
 
@@ -16,17 +23,103 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: inject('chromiumPath'), args: TEST_ARGS, headless: true });
 }
 
+let shared: Promise<Browser> | undefined;
+
+/**
+ * The browser of this Vitest worker: launched by the first file that asks and kept for the files
+ * the worker runs next (isolate: false keeps this module, and so the browser), where a launch and
+ * a close cost about 1.3 s of CPU a file. Each file closes the contexts it opened, with
+ * closeContexts in its afterAll. A browser that crashed is launched anew for the next file. It is
+ * killed, and its profile removed, when the worker ends (Vitest ends a worker with SIGTERM).
+ */
+export function workerBrowser(): Promise<Browser> {
+  if (!shared) {
+    const launching = chromium
+      .launch({
+        executablePath: inject('chromiumPath'),
+        args: TEST_ARGS,
+        headless: true,
+        // Playwright would close it gracefully on SIGTERM and keep the worker alive meanwhile;
+        // Vitest kills a worker that has not exited 0.5 s after SIGTERM, which could leave the
+        // browser's profile behind. Exiting at once runs Playwright's exit handler instead, which
+        // kills the browser and removes its profile before the worker is gone.
+        handleSIGTERM: false,
+      })
+      .then(
+        (browser) => {
+          browser.on('disconnected', () => {
+            if (shared === launching) shared = undefined;
+          });
+          return browser;
+        },
+        (error: unknown) => {
+          shared = undefined;
+          throw error;
+        },
+      );
+    shared = launching;
+    if (!process.listeners('SIGTERM').includes(exitOnSigterm)) process.once('SIGTERM', exitOnSigterm);
+  }
+  return shared;
+}
+
+function exitOnSigterm() {
+  process.exit(128 + 15);
+}
+
+/** Closes every context of the browser: at the end of a file, the ones it opened (failed tests' too). */
+export async function closeContexts(browser: Browser | undefined): Promise<void> {
+  await Promise.all(browser?.contexts().map((context) => context.close()) ?? []);
+}
+
+/** What expectNoAxeViolations reads of axe.run's answer. */
+interface AxeResults {
+  violations: { id: string; impact?: string | null; help: string; nodes: { target: unknown[] }[] }[];
+}
+
+// axe-core as @axe-core/playwright has it, the version that package is made for.
+const { source: AXE_SOURCE } = createRequire(createRequire(import.meta.url).resolve('@axe-core/playwright'))(
+  'axe-core',
+) as { source: string };
+
+/**
+ * Puts axe into the frame's document unless it is there already, set up as @axe-core/playwright's
+ * legacy mode sets it up. A document keeps it for the checks after: each injection compiles axe's
+ * half a megabyte again, about 0.4 s of CPU, and @axe-core/playwright injects twice a check.
+ */
+async function injectAxe(frame: Frame): Promise<void> {
+  if (await frame.evaluate(() => typeof (window as { axe?: { run?: unknown } }).axe?.run === 'function')) {
+    return;
+  }
+  await frame.evaluate(
+    `${AXE_SOURCE}
+;axe.configure({ allowedOrigins: ['<same_origin>'], branding: { application: 'playwright' } });`,
+  );
+}
+
 /** Runs axe on the page and fails with a readable list of violations. */
 export async function expectNoAxeViolations(page: Page): Promise<void> {
-  // Violations only: collecting the passing nodes too doubles the time axe takes. Legacy mode runs
-  // axe.run in the page and its same-origin frames, where the default runs each frame apart and
-  // merges the results in a blank page opened for it: the same results in about 60% of the time.
-  // The frames it leaves out are cross-origin ones (the identity provider's), which are not ours.
-  const results = await new AxeBuilder({ page })
-    .setLegacyMode()
-    .options({ resultTypes: ['violations'] })
-    .analyze();
-  const summary = results.violations.map(
+  // As @axe-core/playwright's legacy mode does: axe in the page and every frame, then axe.run in
+  // the page, which gathers the results of its same-origin frames; the default mode runs each frame
+  // apart and merges the results in a blank page opened for it, the same results in about 1.7 times
+  // the time. The frames it leaves out are cross-origin ones (the identity provider's), not ours.
+  // A frame that cannot take axe (one being replaced, or slow) is left out, as the package does.
+  await injectAxe(page.mainFrame());
+  for (const frame of page.frames().slice(1)) {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error('axe took over a second to load')), 1_000);
+    });
+    await Promise.race([injectAxe(frame), timeout])
+      .catch(() => {})
+      .finally(() => clearTimeout(timer));
+  }
+  // Violations only: collecting the passing nodes too doubles the time axe takes.
+  const violations = await page.evaluate(async () => {
+    const { axe } = window as unknown as { axe: { run: (...args: unknown[]) => Promise<AxeResults> } };
+    return (await axe.run(document, { resultTypes: ['violations'] })).violations;
+  });
+  const summary = violations.map(
     (v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
   );
   expect(summary).toEqual([]);
