@@ -1,8 +1,8 @@
 // Every screen the product has in Chromium, against the site and API served by `npm start`.
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { HERO_ADVANCE_MS } from '../../src/config.ts';
-import { expectNoAxeViolations, launchBrowser, waitForIsland } from '../helpers/browser.ts';
+import { closeContexts, expectNoAxeViolations, waitForIsland, workerBrowser } from '../helpers/browser.ts';
 
 interface Post {
   postId: number;
@@ -21,27 +21,38 @@ interface Item {
 }
 
 let browser: Browser;
+/** The file's signed-out page, which its loads reuse: see open(). */
+let page: Page;
 let base: string;
 let posts: Post[];
 const TIMEOUT = 15_000;
 
 beforeAll(async () => {
   base = inject('baseURL');
-  browser = await launchBrowser();
+  browser = await workerBrowser();
   posts = (await (await fetch(`${base}/api/blog/posts`)).json()) as Post[];
+  page = await (await browser.newContext({ reducedMotion: 'no-preference' })).newPage();
+  page.setDefaultTimeout(TIMEOUT);
+});
+afterEach(async () => {
+  // A post records its view a second after it loads: never during the next test.
+  if (/\/blog\/[^/]+$/.test(new URL(page.url()).pathname)) await page.goto(`${base}/favicon.svg`);
 });
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
 });
 
-async function open(path: string, options: { reducedMotion?: 'reduce' | 'no-preference' } = {}) {
-  const context = await browser.newContext({ reducedMotion: options.reducedMotion ?? 'no-preference' });
-  const page = await context.newPage();
-  page.setDefaultTimeout(TIMEOUT);
+/**
+ * Loads the path in the file's page. These screens are read signed out and store nothing, so one
+ * page serves them all: a load in a fresh context costs Chromium about a second of CPU (a new
+ * renderer process), a load in the same page under half of that. The errors are this load's.
+ */
+async function open(path: string) {
   const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
+  const onError = (error: Error) => errors.push(error.message);
+  page.on('pageerror', onError);
   const response = await page.goto(`${base}${path}`);
-  return { page, response, errors, close: () => context.close() };
+  return { page, response, errors, close: async () => void page.off('pageerror', onError) };
 }
 
 /** The JavaScript files a page loads before any interaction. */
@@ -114,46 +125,54 @@ describe('home', () => {
   it.each([360, 375, 430])(
     'shows two item cards a row on a %i px phone, filtered too, without scrolling sideways',
     async (width) => {
-      const context = await browser.newContext({ viewport: { width, height: 800 } });
-      const page = await context.newPage();
-      page.setDefaultTimeout(TIMEOUT);
-      await page.goto(`${base}/`);
-      const cards = page.locator('#featured li article');
-      const rows = async () => {
-        // Measured in one go: boxes read one by one could straddle a late layout change above them.
-        const boxes = await cards.evaluateAll((articles) =>
-          articles.map((article) => {
-            const { x, y, width, height } = article.getBoundingClientRect();
-            return { x, y, width, height };
-          }),
-        );
-        const [first, second, third] = boxes;
-        // Side by side on one row, both wider than a thumbnail, and the third on the next row.
-        expect(second!.y).toBe(first!.y);
-        expect(second!.x).toBeGreaterThan(first!.x + first!.width);
-        expect(first!.width).toBeGreaterThan(140);
-        expect(third!.x).toBe(first!.x);
-        expect(third!.y).toBeGreaterThan(first!.y + first!.height);
-        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-        // The price and the rating fit inside their card.
-        const card = first!;
-        for (const text of [/^\$\d+\.\d{2}$/, /^4\.8/]) {
-          const box = (await cards.first().getByText(text).first().boundingBox())!;
-          expect(box.x + box.width).toBeLessThanOrEqual(card.x + card.width);
-        }
-      };
-      expect(await cards.count()).toBe(4);
-      await rows();
-      const tile = page.locator('#categories button', { hasText: 'Toys & Games' });
-      await tile.scrollIntoViewIfNeeded();
-      await waitForIsland(page, 'CategoryFilter');
-      await tile.click();
-      await expect.poll(() => page.getByRole('button', { name: 'Clear Filter' }).count()).toBe(1);
-      await expect.poll(() => cards.count()).toBeGreaterThan(2);
-      await rows();
-      await context.close();
+      // The file's page at the phone's size from the first load, as a context of that size would be.
+      const wide = page.viewportSize()!;
+      await page.setViewportSize({ width, height: 800 });
+      try {
+        await phoneRows(width);
+      } finally {
+        await page.setViewportSize(wide);
+      }
     },
   );
+
+  /** Two item cards a row at the page's width, filtered too, without scrolling sideways. */
+  async function phoneRows(width: number) {
+    await page.goto(`${base}/`);
+    const cards = page.locator('#featured li article');
+    const rows = async () => {
+      // Measured in one go: boxes read one by one could straddle a late layout change above them.
+      const boxes = await cards.evaluateAll((articles) =>
+        articles.map((article) => {
+          const { x, y, width, height } = article.getBoundingClientRect();
+          return { x, y, width, height };
+        }),
+      );
+      const [first, second, third] = boxes;
+      // Side by side on one row, both wider than a thumbnail, and the third on the next row.
+      expect(second!.y).toBe(first!.y);
+      expect(second!.x).toBeGreaterThan(first!.x + first!.width);
+      expect(first!.width).toBeGreaterThan(140);
+      expect(third!.x).toBe(first!.x);
+      expect(third!.y).toBeGreaterThan(first!.y + first!.height);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      // The price and the rating fit inside their card.
+      const card = first!;
+      for (const text of [/^\$\d+\.\d{2}$/, /^4\.8/]) {
+        const box = (await cards.first().getByText(text).first().boundingBox())!;
+        expect(box.x + box.width).toBeLessThanOrEqual(card.x + card.width);
+      }
+    };
+    expect(await cards.count()).toBe(4);
+    await rows();
+    const tile = page.locator('#categories button', { hasText: 'Toys & Games' });
+    await tile.scrollIntoViewIfNeeded();
+    await waitForIsland(page, 'CategoryFilter');
+    await tile.click();
+    await expect.poll(() => page.getByRole('button', { name: 'Clear Filter' }).count()).toBe(1);
+    await expect.poll(() => cards.count()).toBeGreaterThan(2);
+    await rows();
+  }
 
   it('advances the hero every 10 seconds, pauses while hovered, and follows the dots', async () => {
     const context = await browser.newContext({ reducedMotion: 'no-preference' });
@@ -398,16 +417,22 @@ describe('other screens', () => {
 });
 
 describe('weight, links and accessibility', () => {
+  // A page of their own, which loads only these: no request of another test's page can be counted.
+  let bare: Page;
+  beforeAll(async () => {
+    bare = await (await browser.newContext()).newPage();
+  });
+  afterAll(async () => {
+    await bare.context().close();
+  });
+
   it.each(['/safety', '/privacy-policy', '/terms', '/confirmation', '/no-such-page', '/blog/no-such-post'])(
     '%s ships no JavaScript',
     async (path) => {
-      const context = await browser.newContext();
-      const page = await context.newPage();
-      const scripts = scriptRequests(page);
-      await page.goto(`${base}${path}`, { waitUntil: 'networkidle' });
+      const scripts = scriptRequests(bare);
+      await bare.goto(`${base}${path}`, { waitUntil: 'networkidle' });
       expect(scripts).toEqual([]);
-      expect(await page.locator('script').count()).toBe(0);
-      await context.close();
+      expect(await bare.locator('script').count()).toBe(0);
     },
   );
 
