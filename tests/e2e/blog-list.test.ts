@@ -8,6 +8,8 @@ import {
   closeContexts,
   closePage,
   expectNoAxeViolations,
+  expectNoPageErrors,
+  forgetPageErrors,
   openPage,
   workerBrowser,
 } from '../helpers/browser.ts';
@@ -24,6 +26,9 @@ interface Category {
 }
 
 let browser: Browser;
+/** The file's pages with JavaScript and without, which its loads reuse: see reused(). */
+let withScript: Page;
+let withoutScript: Page;
 let base: string;
 let posts: Post[];
 let categories: Category[];
@@ -34,15 +39,30 @@ beforeAll(async () => {
   browser = await workerBrowser();
   posts = (await (await fetch(`${base}/api/blog/posts`)).json()) as Post[];
   categories = (await (await fetch(`${base}/api/blog/categories`)).json()) as Category[];
+  withScript = await openPage(browser, TIMEOUT);
+  withoutScript = await openPage(browser, TIMEOUT, { javaScriptEnabled: false });
 });
 afterAll(async () => {
   await closeContexts(browser);
 });
 
 /** A page in a fresh context; closing it fails the test on any uncaught error. */
-async function newPage(javaScriptEnabled = true, viewport?: { width: number; height: number }) {
-  const page = await openPage(browser, TIMEOUT, { javaScriptEnabled, viewport });
+async function newPage() {
+  const page = await openPage(browser, TIMEOUT);
   return { page, close: () => closePage(page) };
+}
+
+/**
+ * The file's page with or without JavaScript, for a test that loads lists signed out and keeps
+ * nothing in the browser: a load in a fresh context costs Chromium about a second of CPU (a new
+ * renderer process), a load in a page already open under half of that. Closing it fails the test
+ * on any uncaught error since the test began.
+ */
+async function reused(javaScript = true) {
+  const page = javaScript ? withScript : withoutScript;
+  // Errors after an earlier test ended were never this test's (a closed context would not report them).
+  forgetPageErrors(page);
+  return { page, close: async () => expectNoPageErrors(page) };
 }
 
 /** What the list should show, worked out from the API's posts (docs/product.md, "Blog list"). */
@@ -80,7 +100,7 @@ describe('the blog list pages', () => {
       ['/blog/category/safety-health', 'safety-health', 1, `Safety & Health | ${SITE_NAME} blog`],
       ['/blog/category/marketplace', 'marketplace', 1, `${categoryName('marketplace')} | ${SITE_NAME} blog`],
     ];
-    const { page, close } = await newPage(javaScript);
+    const { page, close } = await reused(javaScript);
     for (const [path, category, n, title] of cases) {
       const response = await page.goto(`${base}${path}`);
       expect(response?.status(), path).toBe(200);
@@ -152,7 +172,7 @@ describe('the blog list pages', () => {
       ['/blog?category=no-such-category&page=99', `/blog/page/${lastPage}`],
       ['/blog?category=local-events&page=0', '/blog/category/local-events'],
     ];
-    const { page, close } = await newPage();
+    const { page, close } = await reused();
     for (const [from, to] of cases) {
       await page.goto(`${base}${from}`);
       await page.waitForURL(`${base}${to}`);
@@ -202,7 +222,7 @@ describe('the blog list pages', () => {
   });
 
   it('clears the filter from the active category link, by keyboard', async () => {
-    const { page, close } = await newPage();
+    const { page, close } = await reused();
     await page.goto(`${base}/blog/category/safety-health`);
     const active = filterLink(page, 'Safety & Health');
     expect(await active.getAttribute('href')).toBe('/blog');
@@ -230,7 +250,7 @@ describe('the blog list pages', () => {
     "shows the empty state for a category without posts, and 'View All Posts' works, %s JavaScript",
     async (_, javaScript) => {
       const empty = categories.find((c) => !posts.some((p) => p.relatedCategories.includes(c.slug)))!;
-      const { page, close } = await newPage(javaScript);
+      const { page, close } = await reused(javaScript);
       const response = await page.goto(`${base}/blog/category/${empty.slug}`);
       expect(response?.status()).toBe(200);
       expect(await page.getByText('No posts found').isVisible()).toBe(true);
@@ -248,7 +268,7 @@ describe('the blog list pages', () => {
   it.each(['/blog/category/safety-health', '/blog/page/2', '/blog/category/local-events'])(
     'axe finds no violations on %s',
     async (path) => {
-      const { page, close } = await newPage();
+      const { page, close } = await reused();
       await page.goto(`${base}${path}`);
       await page.waitForLoadState('networkidle');
       await expectNoAxeViolations(page);
@@ -257,12 +277,19 @@ describe('the blog list pages', () => {
   );
 
   it.each([360, 430])('fits a %i px phone without scrolling sideways', async (width) => {
-    const { page, close } = await newPage(true, { width, height: 800 });
-    for (const path of ['/blog', '/blog/category/safety-health', '/blog/page/2']) {
-      await page.goto(`${base}${path}`);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(
-        width,
-      );
+    const { page, close } = await reused();
+    // At the phone's size from the first load, as a context of that size would be.
+    const wide = page.viewportSize()!;
+    await page.setViewportSize({ width, height: 800 });
+    try {
+      for (const path of ['/blog', '/blog/category/safety-health', '/blog/page/2']) {
+        await page.goto(`${base}${path}`);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(
+          width,
+        );
+      }
+    } finally {
+      await page.setViewportSize(wide);
     }
     await close();
   });

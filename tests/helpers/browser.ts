@@ -167,8 +167,18 @@ export async function openPage(
 
 /** Fails on any uncaught error the page saw, then closes its context. */
 export async function closePage(page: Page): Promise<void> {
-  expect(pageErrors.get(page) ?? []).toEqual([]);
+  expectNoPageErrors(page);
   await page.context().close();
+}
+
+/** Fails on any uncaught error the page saw since it opened or since this last asked, and forgets them. */
+export function expectNoPageErrors(page: Page): void {
+  expect(forgetPageErrors(page)).toEqual([]);
+}
+
+/** The uncaught errors the page saw since it opened or since they were last asked for, forgotten. */
+export function forgetPageErrors(page: Page): string[] {
+  return pageErrors.get(page)?.splice(0) ?? [];
 }
 
 /** Signs in through the navigation's dialog with email and password (the account must exist). */
