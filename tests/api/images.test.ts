@@ -3,7 +3,6 @@
 // gone), in each width as AVIF and WebP, cached for a year; anything else is refused with nothing
 // stored. And the Markdown pipeline turns an uploaded image into a <picture> the sanitizer keeps.
 // Through the real app over a real database, with the Auth emulator's people.
-import zlib from 'node:zlib';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import sharp from 'sharp';
@@ -30,6 +29,7 @@ import {
   newParent,
   type Parent,
 } from '../helpers/parents.ts';
+import { handMadePng } from '../helpers/png.ts';
 import { createTestApp } from '../helpers/test-db.ts';
 import ResponsiveImage, { IMAGE_SIZES } from '../../src/components/ResponsiveImage.tsx';
 
@@ -103,24 +103,7 @@ const cameraJpeg = (width: number, height: number, seed?: number) =>
 
 /** A PNG whose header claims width × height (RGB, 8 bits) and whose data is one blank row. */
 function pngClaiming(width: number, height: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(zlib.crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', zlib.deflateSync(Buffer.alloc(1 + width * 3))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
+  return handMadePng({ width, height, bitDepth: 8, colourType: 2 }, Buffer.alloc(1 + width * 3));
 }
 
 /** The tags of the EXIF GPS directory, read from the EXIF block as a TIFF structure. */

@@ -8,7 +8,6 @@
 // - astronaut.jpg: the astronaut Eileen Collins, NASA (NASA Great Images), public domain.
 // - coffee.jpg: a cup of coffee, by Rachel Michetti, courtesy of Pikolo Espresso Bar, CC0.
 import fs from 'node:fs';
-import zlib from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FaceBox } from '../../api/contract/screening.ts';
@@ -35,6 +34,7 @@ import {
   PHOTO_MAX_SIDE,
   preparePhoto,
 } from '../../api/screening/photos/prepare.ts';
+import { handMadePng } from '../helpers/png.ts';
 
 const fixture = (name: string) => fs.readFileSync(new URL(`../fixtures/photos/${name}`, import.meta.url));
 const astronaut = fixture('astronaut.jpg');
@@ -54,28 +54,11 @@ async function prepared(bytes: Buffer) {
  * 6 MB, where sharp spent about 0.6 s of CPU making and encoding them.
  */
 function whitePng(width: number, height: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const typed = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(zlib.crc32(typed));
-    return Buffer.concat([length, typed, crc]);
-  };
-  // IHDR: width, height, bit depth 1, colour type 0 (grey); compression, filter, interlace 0.
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header[8] = 1;
+  // Grey, one bit a pixel; each row starts with its filter byte (none).
   const row = 1 + Math.ceil(width / 8);
   const rows = Buffer.alloc(row * height, 0xff);
-  for (let y = 0; y < height; y++) rows[y * row] = 0; // each row's filter: none
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', zlib.deflateSync(rows, { level: 9 })),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
+  for (let y = 0; y < height; y++) rows[y * row] = 0;
+  return handMadePng({ width, height, bitDepth: 1, colourType: 0 }, rows);
 }
 
 const analysis = (nsfw: Partial<PhotoAnalysis['nsfw']>, faces: FaceBox[] = []): PhotoAnalysis => ({
