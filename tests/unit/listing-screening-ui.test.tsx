@@ -145,6 +145,33 @@ describe('Listings to check', () => {
     expect(listingDecision('mod', lego, 'blur')).toMatchObject({ reason: 'optional' });
   });
 
+  it('keeps the moderator’s place when a refresh takes away the card they are on', () => {
+    const third = { ...noFaces, itemId: 'third', itemName: 'Third listing' };
+    const cardButton = (name: string) =>
+      within(screen.getByRole('article', { name: `Listing to check: ${name}` })).getByRole('button', {
+        name: 'Block',
+      });
+    const { rerender } = render(
+      <ListingsSection listings={{ data: [lego, noFaces, third] }} onDecide={() => {}} />,
+    );
+    cardButton(noFaces.itemName).focus();
+    rerender(<ListingsSection listings={{ data: [lego, third] }} onDecide={() => {}} />);
+    expect(document.activeElement?.id).toBe(listingCardId(third));
+    // The last card going leaves the one before; the list emptied, the section's heading.
+    rerender(<ListingsSection listings={{ data: [lego] }} onDecide={() => {}} />);
+    expect(document.activeElement?.id).toBe(listingCardId(lego));
+    rerender(<ListingsSection listings={{ data: [] }} onDecide={() => {}} />);
+    expect(document.activeElement?.id).toBe('listings-heading');
+    // Focus the moderator moved elsewhere stays there.
+    rerender(<ListingsSection listings={{ data: [lego, noFaces] }} onDecide={() => {}} />);
+    cardButton(lego.itemName).focus();
+    const elsewhere = document.body.appendChild(document.createElement('button'));
+    elsewhere.focus();
+    rerender(<ListingsSection listings={{ data: [noFaces] }} onDecide={() => {}} />);
+    expect(document.activeElement).toBe(elsewhere);
+    elsewhere.remove();
+  });
+
   it('takes the age group the rules suggest when it is one of the site’s, and makes a safe card id', () => {
     expect(suggestedAgeGroup(lego)).toBe('3+ years');
     expect(suggestedAgeGroup(noFaces)).toBeNull();

@@ -1,11 +1,12 @@
 // The moderation console's sections that list rather than decide: escalations not yet delivered,
 // suspended parents and the audit log, with the section frame and loading state all share.
-import type { ReactNode } from 'react';
+import { type ReactNode, useRef } from 'react';
 import { type AuditEntry, auditActionLabel, type WaitingDelivery } from '../../../api/contract.ts';
 import { type Column, DataTable } from '../../components/DataTable.tsx';
 import { ShowMore, type useShowMore } from '../../components/ShowMore.tsx';
 import { formatDateTime } from '../../lib/time.ts';
 import type { auditLog, escalations, suspensions } from '../../stores/moderation.ts';
+import { useFocusKeptIn } from './announce.ts';
 import { When } from './parts.tsx';
 
 /** What a keyed store gives an island: its data once loaded, and its error. */
@@ -26,8 +27,10 @@ export function Section({
   count?: number;
   children: ReactNode;
 }) {
+  const element = useRef<HTMLElement>(null);
+  useFocusKeptIn(element, id);
   return (
-    <section id={id} aria-labelledby={`${id}-heading`} className="scroll-mt-24">
+    <section ref={element} id={id} aria-labelledby={`${id}-heading`} className="scroll-mt-24">
       <h2 id={`${id}-heading`} tabIndex={-1} className="text-ink text-2xl font-bold focus:outline-none">
         {title}
         {count !== undefined && <span className="text-muted font-semibold"> ({count})</span>}
