@@ -22,6 +22,18 @@ function failPlainly(error: unknown): never {
   process.exit(1);
 }
 
+// A mistyped option must not publish: `--rolback` would otherwise put a new release live when the
+// admin meant to go back to the last one.
+const OPTIONS = ['--here', '--rollback'];
+const unknown = process.argv.slice(2).filter((arg) => !OPTIONS.includes(arg));
+if (unknown.length > 0) {
+  console.error(
+    `Nothing was published: npm run publish does not take ${unknown.join(' ')}.\n` +
+      'Usage: npm run publish [-- --here | --rollback]',
+  );
+  process.exit(2);
+}
+
 const env = loadEnv();
 const { db } = await prepareDatabase(databaseLocation(env), env.CONTENT_DIR).catch(failPlainly);
 const publisher = publisherFromEnv(db, env);

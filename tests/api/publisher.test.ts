@@ -573,13 +573,19 @@ describe('the publisher', () => {
     ).toEqual(['first']);
   });
 
-  it('rolls back from the command line (npm run publish -- --rollback), and says when it cannot', async () => {
+  it('rolls back from the command line (npm run publish -- --rollback), says when it cannot, and refuses a mistyped option', async () => {
     const { file, contentDir, siteDir } = await setup([{ slug: 'first', title: 'First, as written' }]);
     const { publisher, db } = instance(file, { contentDir, siteDir });
     const one = await publishOnce(publisher);
     writePost(contentDir, { slug: 'first', title: 'First, edited' });
     const two = await publishOnce(publisher);
     const env = { ...databaseEnv(file), SITE_DIR: siteDir, CONTENT_DIR: contentDir };
+
+    // A mistyped option publishes nothing: it is refused before the database is opened.
+    const typo = await runScript('scripts/publish.ts', ['--rolback'], env);
+    expect(typo.code).toBe(2);
+    expect(typo.output).toContain('Nothing was published: npm run publish does not take --rolback.');
+    expect((await publishStatus(db)).live?.id).toBe(two.id);
 
     const back = await runScript('scripts/publish.ts', ['--rollback'], env);
     expect(back.code, back.output).toBe(0);
@@ -593,7 +599,8 @@ describe('the publisher', () => {
     expect(none.code).toBe(1);
     expect(none.output).toContain('Nothing was rolled back: There is no earlier release to go back to.');
     expect((await publishStatus(db)).live?.id).toBe(one.id);
-    // Two runs of the command, each a whole process that loads the app (15 s on a busy machine).
+    // Three runs of the command, each a whole process (15 s on a busy machine for the two that load
+    // the app).
   }, 90_000);
 
   it('keeps the newest 5 builds, and always the live one and the one before it', async () => {
