@@ -35,6 +35,9 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
+          // Vitest's 5 s is a time limit in disguise: a file's first test loads jsdom, DOMPurify or
+          // React (1–4 s of CPU) and ran out of it on a loaded machine. A hang still fails.
+          testTimeout: 30_000,
           // Files share their worker's modules, as the API files do: half the CPU (21–23 s of user
           // time against 35). Each file sets the stores it reads; shuffled orders pass too.
           isolate: false,
