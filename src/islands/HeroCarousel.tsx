@@ -83,11 +83,7 @@ export default function HeroCarousel() {
             className="grid items-center gap-8 py-12 md:grid-cols-2 md:py-20"
           >
             <div>
-              {i === 0 ? (
-                <h1 className="text-ink text-4xl font-extrabold tracking-tight sm:text-5xl">{slide.title}</h1>
-              ) : (
-                <h2 className="text-ink text-4xl font-extrabold tracking-tight sm:text-5xl">{slide.title}</h2>
-              )}
+              <h2 className="text-ink text-4xl font-extrabold tracking-tight sm:text-5xl">{slide.title}</h2>
               <p className="text-muted mt-4 max-w-xl text-lg">{slide.text}</p>
               <div className="mt-8 flex flex-wrap gap-3">
                 {slide.links.map((link) => (

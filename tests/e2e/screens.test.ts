@@ -186,6 +186,8 @@ describe('home', () => {
     await page.locator('[data-autoplay="on"]').waitFor();
     await page.clock.runFor(HERO_ADVANCE_MS);
     await expect.poll(() => slide(2).isVisible()).toBe(true);
+    // The page keeps its heading while the first slide is hidden.
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('buy, sell and trade');
     await page.clock.runFor(HERO_ADVANCE_MS);
     await expect.poll(() => slide(3).isVisible()).toBe(true);
     await page.clock.runFor(HERO_ADVANCE_MS);
