@@ -1,6 +1,6 @@
 // What an item says of its screening (docs/product.md, "Listing screening"): which checks ran and
 // when, in the words parents read on the card.
-import { format } from 'date-fns';
+import { format } from 'date-fns/format';
 import type { ItemChecks, ScreeningCheck, ScreeningFigures } from '../../api/contract/screening.ts';
 
 /** The checks in the order the card names them. */

@@ -1,6 +1,6 @@
 // Times for comments, account and staff screens. Apart from format.ts so that islands
 // which only format counts do not download date-fns.
-import { formatDistance } from 'date-fns';
+import { formatDistance } from 'date-fns/formatDistance';
 import { useSyncExternalStore } from 'react';
 
 const MINUTE_MS = 60_000;
