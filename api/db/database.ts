@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
@@ -12,7 +13,6 @@ import {
   type SqliteDialectConfig,
   SqliteDriver,
 } from 'kysely';
-import pg from 'pg';
 import { isPostgresUrl } from './dialect.ts';
 import type { Database } from './schema.ts';
 
@@ -48,6 +48,8 @@ export const POSTGRES_CONNECT_TIMEOUT_MS = 3_000;
  * has numbers, so they are parsed as numbers.
  */
 function openPostgres(url: string): DB {
+  // Loaded only for PostgreSQL: a process on SQLite (the default server, most commands) never needs it.
+  const pg = createRequire(import.meta.url)('pg') as typeof import('pg');
   const types = new pg.TypeOverrides();
   types.setTypeParser(pg.types.builtins.INT8, Number);
   const pool = new pg.Pool({

@@ -3,8 +3,9 @@
 // taken (EXIF, GPS, XMP); a re-encode that writes no metadata at all is the only sure way to drop
 // every kind of it, including kinds no one thought to list.
 import { createHash } from 'node:crypto';
-import sharp from 'sharp';
+import type { Metadata, OutputInfo } from 'sharp';
 import { type ImageFormat, IMAGE_TYPES, imageWidths } from '../contract/studio.ts';
+import { sharp } from '../node/sharp.ts';
 
 /**
  * The most pixels an upload may have: a 48-megapixel phone photo fits; a "decompression bomb" (a
@@ -71,7 +72,7 @@ export function imageId(upload: Uint8Array): string {
 
 /** What the upload is, from its own bytes; refuses anything but JPEG, PNG, WebP and AVIF. */
 async function inspect(upload: Uint8Array): Promise<{ type: UploadType; width: number; height: number }> {
-  let metadata: sharp.Metadata;
+  let metadata: Metadata;
   try {
     metadata = await sharp(upload, { limitInputPixels: false }).metadata();
   } catch {
@@ -88,7 +89,7 @@ async function inspect(upload: Uint8Array): Promise<{ type: UploadType; width: n
   return { type, width, height };
 }
 
-function uploadType(metadata: sharp.Metadata): UploadType | null {
+function uploadType(metadata: Metadata): UploadType | null {
   switch (metadata.format) {
     case 'jpeg':
       return 'image/jpeg';
@@ -123,7 +124,7 @@ async function encode(upload: Uint8Array): Promise<ProcessedImage> {
   const { type, width, height } = await inspect(upload);
   const widths = imageWidths(width);
   const widest = widths[widths.length - 1]!;
-  let base: { data: Buffer; info: sharp.OutputInfo };
+  let base: { data: Buffer; info: OutputInfo };
   try {
     base = await sharp(upload, { limitInputPixels: IMAGE_MAX_PIXELS, failOn: 'error' })
       // Upright first: the orientation lives in the metadata that is about to go.

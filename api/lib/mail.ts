@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { z } from 'zod';
 import type { Sender } from './deliveries.ts';
 
@@ -43,18 +43,24 @@ function messageId(id: number, message: EmailMessage, from: string): string {
 export function createEmailSender(options: EmailSenderOptions): Sender {
   const log = options.log ?? ((line: string) => console.log(line));
   const timeoutMs = options.timeoutMs ?? 30_000;
-  const transport = options.smtpUrl
-    ? nodemailer.createTransport({
-        url: options.smtpUrl,
+  const { smtpUrl } = options;
+  // nodemailer is loaded with the first email sent over SMTP: the outbox, the commands and most
+  // servers never need it, and it is a tenth of a server's start-up CPU.
+  let transport: Promise<Transporter> | undefined;
+  const smtpTransport = (url: string) =>
+    (transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport({
+        url,
         connectionTimeout: timeoutMs,
         greetingTimeout: timeoutMs,
         socketTimeout: timeoutMs,
-      })
-    : null;
+      }),
+    ));
   return async ({ id, purpose, payload }) => {
     const message = emailMessage.parse(payload);
-    if (transport) {
-      await transport.sendMail({
+    if (smtpUrl) {
+      const smtp = await smtpTransport(smtpUrl);
+      await smtp.sendMail({
         from: options.from,
         to: message.to,
         subject: message.subject,

@@ -6,9 +6,10 @@
 // seconds while streams are open in case a notice was lost. A page that reconnects resumes after
 // the last change it saw (Last-Event-ID).
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
 import { type EventLoopUtilization, performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Reply } from '../contract.ts';
 import { STREAM_HEARTBEAT_MS, type ThreadChange, type ThreadChanges } from '../contract/live-threads.ts';
 import type { DB } from '../db/database.ts';
@@ -389,7 +390,9 @@ export function createThreadHub(options: ThreadHubOptions): ThreadHub {
   /** A connection of its own that LISTENs; it reconnects by itself and then catches up from the cursor. */
   function listen(url: string, delay = 500) {
     if (closing) return;
-    const client = new pg.Client({ connectionString: url, application_name: LISTENER_NAME });
+    // pg is loaded here, on PostgreSQL only: a server on SQLite never needs it.
+    const { Client } = createRequire(import.meta.url)('pg') as typeof pg;
+    const client = new Client({ connectionString: url, application_name: LISTENER_NAME });
     listener = client;
     let lost = false;
     const reconnect = (error?: Error) => {

@@ -2,8 +2,9 @@
 // (api/lib/images.ts), it is decoded and encoded anew with no metadata at all: a phone photo of a
 // cot still carries where and when it was taken. The decode is bounded (megapixels, damaged data)
 // before any pixel is touched, and every way a file can be wrong answers in words, never a throw.
-import sharp from 'sharp';
+import type { Metadata, OutputInfo, Sharp } from 'sharp';
 import type { FaceBox } from '../../contract/screening.ts';
+import { sharp } from '../../node/sharp.ts';
 import {
   DAMAGED_IMAGE,
   IMAGE_MAX_PIXELS,
@@ -40,7 +41,7 @@ const FORMATS = new Set(['jpeg', 'png', 'webp']);
 
 /** Why a file is not decoded, or null when it may be: from its header alone, before its pixels. */
 async function refusal(bytes: Uint8Array): Promise<string | null> {
-  let metadata: sharp.Metadata;
+  let metadata: Metadata;
   try {
     metadata = await sharp(bytes, { limitInputPixels: false }).metadata();
   } catch {
@@ -62,7 +63,7 @@ export async function preparePhoto(bytes: Uint8Array): Promise<PreparedPhoto> {
   try {
     const refused = await refusal(bytes);
     if (refused) return { ok: false, reason: refused };
-    let decoded: { data: Buffer; info: sharp.OutputInfo };
+    let decoded: { data: Buffer; info: OutputInfo };
     try {
       decoded = await sharp(bytes, DECODE)
         // Upright first: the orientation lives in the metadata that is about to go.
@@ -100,7 +101,7 @@ export async function pixelsForAnalysis(jpeg: Uint8Array): Promise<AnalysisPixel
   }
 }
 
-async function analysisPixels(image: sharp.Sharp): Promise<AnalysisPixels> {
+async function analysisPixels(image: Sharp): Promise<AnalysisPixels> {
   const { data, info } = await image
     .resize({ width: ANALYSIS_MAX_SIDE, height: ANALYSIS_MAX_SIDE, fit: 'inside', withoutEnlargement: true })
     .removeAlpha()
@@ -126,7 +127,7 @@ export const BLUR_MARGIN = 0.35;
  * its size), encoded anew with no metadata. The boxes are fractions of the photo's upright size.
  */
 export async function blurFaces(jpeg: Buffer, faces: FaceBox[]): Promise<Buffer> {
-  let decoded: { data: Buffer; info: sharp.OutputInfo };
+  let decoded: { data: Buffer; info: OutputInfo };
   try {
     decoded = await sharp(jpeg, DECODE)
       .rotate()
