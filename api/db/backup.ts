@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { isPostgresUrl } from './dialect.ts';
+import { pgDriver } from './pg.ts';
 
 /** Why there is no copy, or no restore: said to the admin in one line. */
 export class BackupError extends Error {}
@@ -140,13 +140,8 @@ function refusal(where: string): string {
   );
 }
 
-/** pg, loaded for a PostgreSQL database only: a SQLite backup or restore never needs it. */
-function postgres(): typeof import('pg') {
-  return createRequire(import.meta.url)('pg') as typeof import('pg');
-}
-
 async function createDatabaseIfMissing(url: string): Promise<void> {
-  const pg = postgres();
+  const pg = pgDriver();
   const name = decodeURIComponent(new URL(url).pathname.slice(1));
   const maintenance = new URL(url);
   maintenance.pathname = '/postgres';
@@ -161,7 +156,7 @@ async function createDatabaseIfMissing(url: string): Promise<void> {
 }
 
 async function postgresHasTables(url: string): Promise<boolean> {
-  const client = new (postgres().Client)({ connectionString: url });
+  const client = new (pgDriver().Client)({ connectionString: url });
   await client.connect();
   try {
     const { rows } = await client.query<{ n: string }>(

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
@@ -14,6 +13,7 @@ import {
   SqliteDriver,
 } from 'kysely';
 import { isPostgresUrl } from './dialect.ts';
+import { pgDriver } from './pg.ts';
 import type { Database } from './schema.ts';
 
 export type DB = Kysely<Database>;
@@ -48,8 +48,7 @@ export const POSTGRES_CONNECT_TIMEOUT_MS = 3_000;
  * has numbers, so they are parsed as numbers.
  */
 function openPostgres(url: string): DB {
-  // Loaded only for PostgreSQL: a process on SQLite (the default server, most commands) never needs it.
-  const pg = createRequire(import.meta.url)('pg') as typeof import('pg');
+  const pg = pgDriver();
   const types = new pg.TypeOverrides();
   types.setTypeParser(pg.types.builtins.INT8, Number);
   const pool = new pg.Pool({

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { Metadata, OutputInfo } from 'sharp';
 import { type ImageFormat, IMAGE_TYPES, imageWidths } from '../contract/studio.ts';
-import { sharp } from '../node/sharp.ts';
+import { sharp } from './sharp.ts';
 
 /**
  * The most pixels an upload may have: a 48-megapixel phone photo fits; a "decompression bomb" (a

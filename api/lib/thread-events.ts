@@ -6,7 +6,6 @@
 // seconds while streams are open in case a notice was lost. A page that reconnects resumes after
 // the last change it saw (Last-Event-ID).
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { createRequire } from 'node:module';
 import { type EventLoopUtilization, performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import type pg from 'pg';
@@ -14,6 +13,7 @@ import type { Reply } from '../contract.ts';
 import { STREAM_HEARTBEAT_MS, type ThreadChange, type ThreadChanges } from '../contract/live-threads.ts';
 import type { DB } from '../db/database.ts';
 import { isPostgres } from '../db/dialect.ts';
+import { pgDriver } from '../db/pg.ts';
 import { threadChanges } from '../db/queries/thread-changes.ts';
 import {
   latestThreadEventId,
@@ -390,8 +390,7 @@ export function createThreadHub(options: ThreadHubOptions): ThreadHub {
   /** A connection of its own that LISTENs; it reconnects by itself and then catches up from the cursor. */
   function listen(url: string, delay = 500) {
     if (closing) return;
-    // pg is loaded here, on PostgreSQL only: a server on SQLite never needs it.
-    const { Client } = createRequire(import.meta.url)('pg') as typeof pg;
+    const { Client } = pgDriver();
     const client = new Client({ connectionString: url, application_name: LISTENER_NAME });
     listener = client;
     let lost = false;

@@ -4,7 +4,7 @@
 // before any pixel is touched, and every way a file can be wrong answers in words, never a throw.
 import type { Metadata, OutputInfo, Sharp } from 'sharp';
 import type { FaceBox } from '../../contract/screening.ts';
-import { sharp } from '../../node/sharp.ts';
+import { sharp } from '../../lib/sharp.ts';
 import {
   DAMAGED_IMAGE,
   IMAGE_MAX_PIXELS,
