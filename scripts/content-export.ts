@@ -7,17 +7,16 @@ import path from 'node:path';
 import { databaseLocation, describeDatabase, openDatabase } from '../api/db/database.ts';
 import { ExportError, writeExport } from '../api/db/export.ts';
 import { migrateToLatest } from '../api/db/migrate.ts';
+import { commandLine } from './lib/command-line.ts';
 import { loadEnv } from './lib/env.ts';
 
 const DEFAULT_FOLDER = 'content-export';
 
-const args = process.argv.slice(2);
-if (args.length > 1 || args[0]?.startsWith('-')) {
-  console.error(
-    'Usage: npm run content:export -- [folder]   (a new or empty folder; default ./content-export)',
-  );
-  process.exit(2);
-}
+const { args } = commandLine({
+  usage: 'npm run content:export -- [folder]   (a new or empty folder; default ./content-export)',
+  takes: ['a folder'],
+  refusal: 'Nothing was exported',
+});
 const folder = args[0] ?? DEFAULT_FOLDER;
 const env = loadEnv();
 const location = databaseLocation(env);

@@ -4,15 +4,17 @@
 // beside it. README, "Backups".
 import { BackupError, restoreDatabase } from '../api/db/backup.ts';
 import { databaseLocation, describeDatabase } from '../api/db/database.ts';
+import { commandLine } from './lib/command-line.ts';
 import { loadEnv } from './lib/env.ts';
 
-const args = process.argv.slice(2);
-const replace = args.includes('--replace');
-const file = args.find((arg) => !arg.startsWith('--'));
-if (!file) {
-  console.error('Usage: npm run db:restore -- <backup file> [--replace]');
-  process.exit(2);
-}
+const { flags, args } = commandLine({
+  usage: 'npm run db:restore -- <backup file> [--replace]',
+  needs: ['a backup file'],
+  flags: ['replace'],
+  refusal: 'Nothing was restored',
+});
+const file = args[0]!;
+const replace = flags.replace;
 const env = loadEnv();
 const location = databaseLocation(env);
 try {

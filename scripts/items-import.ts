@@ -9,15 +9,17 @@ import { databaseLocation, openDatabase } from '../api/db/database.ts';
 import { migrateToLatest } from '../api/db/migrate.ts';
 import { importListings } from '../api/db/queries/listings.ts';
 import { parseListings } from '../api/screening/listing-input.ts';
+import { commandLine } from './lib/command-line.ts';
 import { loadEnv } from './lib/env.ts';
 
-const args = process.argv.slice(2);
-const target = args.find((arg) => !arg.startsWith('--'));
-const publish = !args.includes('--no-publish');
-if (!target) {
-  console.error('Usage: npm run items:import -- <file or http(s) URL> [--no-publish]');
-  process.exit(2);
-}
+const { flags, args } = commandLine({
+  usage: 'npm run items:import -- <file or http(s) URL> [--no-publish]',
+  needs: ['a file or an http(s) URL'],
+  flags: ['no-publish'],
+  refusal: 'Nothing was imported',
+});
+const target = args[0]!;
+const publish = !flags['no-publish'];
 
 async function read(source: string): Promise<string> {
   if (/^https?:\/\//i.test(source)) {

@@ -7,6 +7,7 @@ import { databaseLocation } from '../api/db/database.ts';
 import { prepareDatabase } from '../api/db/prepare.ts';
 import { RuleError } from '../api/lib/errors.ts';
 import { storageFailure } from '../api/lib/storage-failure.ts';
+import { commandLine } from './lib/command-line.ts';
 import { loadEnv } from './lib/env.ts';
 import { publisherFromEnv } from './lib/publisher.ts';
 
@@ -24,24 +25,20 @@ function failPlainly(error: unknown): never {
 
 // A mistyped option must not publish: `--rolback` would otherwise put a new release live when the
 // admin meant to go back to the last one.
-const OPTIONS = ['--here', '--rollback'];
-const unknown = process.argv.slice(2).filter((arg) => !OPTIONS.includes(arg));
-if (unknown.length > 0) {
-  console.error(
-    `Nothing was published: npm run publish does not take ${unknown.join(' ')}.\n` +
-      'Usage: npm run publish [-- --here | --rollback]',
-  );
-  process.exit(2);
-}
+const { flags } = commandLine({
+  usage: 'npm run publish [-- --here | --rollback]',
+  flags: ['here', 'rollback'],
+  refusal: 'Nothing was published',
+});
 
 const env = loadEnv();
 const { db } = await prepareDatabase(databaseLocation(env), env.CONTENT_DIR).catch(failPlainly);
 const publisher = publisherFromEnv(db, env);
 
 async function publish(): Promise<boolean> {
-  if (!process.argv.includes('--rollback')) {
+  if (!flags.rollback) {
     // A running server's publisher builds warm: the run goes to it unless --here says otherwise.
-    if (process.argv.includes('--here'))
+    if (flags.here)
       return (await publisher.finished((await publisher.request('command line')).id)).state === 'succeeded';
     return (await publisher.publishHere('command line')).run.state === 'succeeded';
   }

@@ -6,15 +6,17 @@ import { databaseLocation, openDatabase } from '../api/db/database.ts';
 import { migrateToLatest } from '../api/db/migrate.ts';
 import { importRecallSource } from '../api/lib/recall-refresh.ts';
 import { RecallFeedError } from '../api/recalls/feed.ts';
+import { commandLine } from './lib/command-line.ts';
 import { loadEnv } from './lib/env.ts';
 
-const args = process.argv.slice(2);
-const target = args.find((arg) => !arg.startsWith('--'));
-const publish = !args.includes('--no-publish');
-if (!target) {
-  console.error('Usage: npm run recalls:import -- <file or http(s) URL> [--no-publish]');
-  process.exit(2);
-}
+const { flags, args } = commandLine({
+  usage: 'npm run recalls:import -- <file or http(s) URL> [--no-publish]',
+  needs: ['a file or an http(s) URL'],
+  flags: ['no-publish'],
+  refusal: 'Nothing was imported',
+});
+const target = args[0]!;
+const publish = !flags['no-publish'];
 
 const env = loadEnv();
 // Migrated only, not seeded: a database without posts is seeded by the next start or publish, and
