@@ -1,6 +1,6 @@
-import { createRequire } from 'node:module';
 import type { App } from 'firebase-admin/app';
 import type { Auth } from 'firebase-admin/auth';
+import { lazyModule } from '../lib/lazy-module.ts';
 
 /** Who a verified ID token belongs to. */
 export interface Identity {
@@ -17,13 +17,15 @@ export type TokenVerifier = (token: string) => Promise<Identity>;
 
 export class InvalidTokenError extends Error {}
 
+const firebaseApp = lazyModule<typeof import('firebase-admin/app')>('firebase-admin/app');
+const firebaseAdminAuth = lazyModule<typeof import('firebase-admin/auth')>('firebase-admin/auth');
+
 /** firebase-admin's Auth for a project (one app per project, shared by verifier and accounts). */
 export function firebaseAuth(projectId: string): Auth {
   // Loaded here, when a Firebase verifier or account directory is made (still at start): firebase-admin
   // is a third of a server's start-up CPU, and demo mode and the commands never use it.
-  const require = createRequire(import.meta.url);
-  const { getApps, initializeApp } = require('firebase-admin/app') as typeof import('firebase-admin/app');
-  const { getAuth } = require('firebase-admin/auth') as typeof import('firebase-admin/auth');
+  const { getApps, initializeApp } = firebaseApp();
+  const { getAuth } = firebaseAdminAuth();
   const name = `nestling-${projectId}`;
   const app: App = getApps().find((a) => a.name === name) ?? initializeApp({ projectId }, name);
   return getAuth(app);

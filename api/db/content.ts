@@ -1,15 +1,15 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import type matter from 'gray-matter';
 import { z } from 'zod';
+import { lazyModule } from '../lib/lazy-module.ts';
 import { listingSchema, type ParsedListing } from '../screening/listing-input.ts';
 
 // Reads and validates the editors' content folder. Every error names the file it came from.
 
 // gray-matter is required with the first post read: a start over an existing database reads none.
-const require = createRequire(import.meta.url);
+const grayMatter = lazyModule<typeof import('gray-matter')>('gray-matter');
 
 const slugSchema = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be a kebab-case slug');
 const dateSchema = z
@@ -95,7 +95,7 @@ export function readPostFile(file: string): ContentPost {
   const source = fs.readFileSync(file, 'utf8');
   let parsed: matter.GrayMatterFile<string>;
   try {
-    const matter = require('gray-matter') as typeof import('gray-matter');
+    const matter = grayMatter();
     // gray-matter caches by source text; pass a fresh options object to read every file anew.
     parsed = matter(source, {});
   } catch (error) {

@@ -1,11 +1,6 @@
 // pg, the PostgreSQL driver, is required when a process first opens a PostgreSQL connection (a
 // pool, the thread events' listener, a backup or restore): one on SQLite, the default, never loads it.
-import { createRequire } from 'node:module';
-
-let loaded: typeof import('pg') | undefined;
+import { lazyModule } from '../lib/lazy-module.ts';
 
 /** The pg module, required on the first call. */
-export function pgDriver(): typeof import('pg') {
-  loaded ??= createRequire(import.meta.url)('pg') as typeof import('pg');
-  return loaded;
-}
+export const pgDriver = lazyModule<typeof import('pg')>('pg');

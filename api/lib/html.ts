@@ -1,16 +1,17 @@
-import { createRequire } from 'node:module';
 import createDOMPurify from 'dompurify';
 import { marked } from 'marked';
 import { uploadedImageSources } from '../contract/studio.ts';
+import { lazyModule } from './lazy-module.ts';
 
 // One jsdom window for the process: creating one costs far more than sanitizing a post.
 let purifier: ReturnType<typeof createDOMPurify> | undefined;
+const jsdom = lazyModule<typeof import('jsdom')>('jsdom');
 
 function getPurifier() {
   if (!purifier) {
     // Loaded on first use: jsdom is most of the start-up (1.5 s of CPU) of a command or server that
     // imports this module but never renders (a publish with nothing changed, an import, a restart).
-    const { JSDOM } = createRequire(import.meta.url)('jsdom') as typeof import('jsdom');
+    const { JSDOM } = jsdom();
     purifier = createDOMPurify(new JSDOM('').window as unknown as Window & typeof globalThis);
     purifier.addHook('afterSanitizeAttributes', (node) => {
       if (node.tagName === 'A' && /^https?:/i.test(node.getAttribute('href') ?? '')) {
