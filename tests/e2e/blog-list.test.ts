@@ -8,9 +8,8 @@ import {
   closeContexts,
   closePage,
   expectNoAxeViolations,
-  expectNoPageErrors,
-  forgetPageErrors,
   openPage,
+  PagePool,
   workerBrowser,
 } from '../helpers/browser.ts';
 
@@ -27,8 +26,8 @@ interface Category {
 
 let browser: Browser;
 /** The file's pages with JavaScript and without, which its loads reuse: see reused(). */
-let withScript: Page;
-let withoutScript: Page;
+let withScript: PagePool;
+let withoutScript: PagePool;
 let base: string;
 let posts: Post[];
 let categories: Category[];
@@ -39,8 +38,8 @@ beforeAll(async () => {
   browser = await workerBrowser();
   posts = (await (await fetch(`${base}/api/blog/posts`)).json()) as Post[];
   categories = (await (await fetch(`${base}/api/blog/categories`)).json()) as Category[];
-  withScript = await openPage(browser, TIMEOUT);
-  withoutScript = await openPage(browser, TIMEOUT, { javaScriptEnabled: false });
+  withScript = new PagePool(browser, TIMEOUT);
+  withoutScript = new PagePool(browser, TIMEOUT, { javaScriptEnabled: false });
 });
 afterAll(async () => {
   await closeContexts(browser);
@@ -52,17 +51,11 @@ async function newPage() {
   return { page, close: () => closePage(page) };
 }
 
-/**
- * The file's page with or without JavaScript, for a test that loads lists signed out and keeps
- * nothing in the browser: a load in a fresh context costs Chromium about a second of CPU (a new
- * renderer process), a load in a page already open under half of that. Closing it fails the test
- * on any uncaught error since the test began.
- */
+/** A page with or without JavaScript for a test that loads lists signed out and keeps nothing. */
 async function reused(javaScript = true) {
-  const page = javaScript ? withScript : withoutScript;
-  // Errors after an earlier test ended were never this test's (a closed context would not report them).
-  forgetPageErrors(page);
-  return { page, close: async () => expectNoPageErrors(page) };
+  const pool = javaScript ? withScript : withoutScript;
+  const page = await pool.take();
+  return { page, close: async () => pool.giveBack(page) };
 }
 
 /** What the list should show, worked out from the API's posts (docs/product.md, "Blog list"). */

@@ -14,8 +14,8 @@ import {
   closeContexts,
   closePage,
   expectNoAxeViolations,
-  expectNoPageErrors,
   openPage,
+  PagePool,
   signInWithEmail,
   waitForIsland,
   workerBrowser,
@@ -31,10 +31,11 @@ let browser: Browser;
  * a page already open costs Chromium about a second less than one in a fresh context (a new
  * renderer process, scripts compiled anew).
  */
-let handedOn: Page | undefined;
+let signedOut: PagePool;
 
 beforeAll(async () => {
   browser = await workerBrowser();
+  signedOut = new PagePool(browser, 20_000, { viewport: PHONE });
 });
 afterAll(async () => {
   await closeContexts(browser);
@@ -126,14 +127,13 @@ describe('/recalls, for parents', () => {
     await closePage(page);
 
     // axe runs in the page, so with JavaScript on; from a 360 to a 430 px phone it fits.
-    const withJs = await openPage(browser, 15_000, { viewport: { width: 360, height: 800 } });
+    const withJs = await signedOut.take({ width: 360, height: 800 });
     await withJs.goto(`${base}/recalls`);
     await expectFits(withJs);
     await expectNoAxeViolations(withJs);
     await withJs.setViewportSize({ width: 430, height: 900 });
     await expectFits(withJs);
-    expectNoPageErrors(withJs);
-    handedOn = withJs;
+    signedOut.giveBack(withJs);
 
     // The home page says no more than is done, and search engines find the page.
     expect(await (await fetch(`${base}/`)).text()).toContain(
@@ -157,10 +157,7 @@ describe('possible recalls, for moderators', () => {
     expect(open.length, 'the sample feed raises sample items').toBeGreaterThanOrEqual(2);
     const toDismiss = open[0]!;
 
-    const page = handedOn ?? (await openPage(browser, 20_000, { viewport: PHONE }));
-    handedOn = undefined;
-    page.setDefaultTimeout(20_000);
-    await page.setViewportSize(PHONE);
+    const page = await signedOut.take();
     await page.goto(`${base}/moderation`);
     await waitForIsland(page, 'ModerationConsole');
     await signInWithEmail(page, moderator.email, PASSWORD);

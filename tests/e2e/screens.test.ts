@@ -2,7 +2,13 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { HERO_ADVANCE_MS } from '../../src/config.ts';
-import { closeContexts, expectNoAxeViolations, waitForIsland, workerBrowser } from '../helpers/browser.ts';
+import {
+  closeContexts,
+  expectNoAxeViolations,
+  PagePool,
+  waitForIsland,
+  workerBrowser,
+} from '../helpers/browser.ts';
 
 interface Post {
   postId: number;
@@ -21,8 +27,10 @@ interface Item {
 }
 
 let browser: Browser;
-/** The file's signed-out page, which its loads reuse: see open(). */
-let page: Page;
+/** The file's signed-out pages, which its loads reuse: see open(). */
+let pages: PagePool;
+/** The page the last open() loaded. */
+let current: Page | undefined;
 let base: string;
 let posts: Post[];
 const TIMEOUT = 15_000;
@@ -31,28 +39,26 @@ beforeAll(async () => {
   base = inject('baseURL');
   browser = await workerBrowser();
   posts = (await (await fetch(`${base}/api/blog/posts`)).json()) as Post[];
-  page = await (await browser.newContext({ reducedMotion: 'no-preference' })).newPage();
-  page.setDefaultTimeout(TIMEOUT);
+  pages = new PagePool(browser, TIMEOUT, { reducedMotion: 'no-preference' });
 });
 afterEach(async () => {
   // A post records its view a second after it loads: never during the next test.
-  if (/\/blog\/[^/]+$/.test(new URL(page.url()).pathname)) await page.goto(`${base}/favicon.svg`);
+  if (current && /\/blog\/[^/]+$/.test(new URL(current.url()).pathname))
+    await current.goto(`${base}/favicon.svg`);
 });
 afterAll(async () => {
   await closeContexts(browser);
 });
 
 /**
- * Loads the path in the file's page. These screens are read signed out and store nothing, so one
- * page serves them all: a load in a fresh context costs Chromium about a second of CPU (a new
- * renderer process), a load in the same page under half of that. The errors are this load's.
+ * Loads the path in a page of the file's: these screens are read signed out and store nothing, so a
+ * passed test's page serves the next. Closing it fails the test on any uncaught error of the page.
  */
 async function open(path: string) {
-  const errors: string[] = [];
-  const onError = (error: Error) => errors.push(error.message);
-  page.on('pageerror', onError);
+  const page = await pages.take();
+  current = page;
   const response = await page.goto(`${base}${path}`);
-  return { page, response, errors, close: async () => void page.off('pageerror', onError) };
+  return { page, response, close: async () => pages.giveBack(page) };
 }
 
 /** The JavaScript files a page loads before any interaction. */
@@ -66,7 +72,7 @@ function scriptRequests(page: Page): string[] {
 
 describe('home', () => {
   it('shows the navigation, categories with items, featured finds, community hub and stats', async () => {
-    const { page, errors, close } = await open('/');
+    const { page, close } = await open('/');
     const nav = page.getByRole('navigation', { name: 'Main' });
     const shop = nav.getByRole('link', { name: /^Shop/ });
     expect(await shop.getAttribute('target')).toBe('_blank');
@@ -99,7 +105,6 @@ describe('home', () => {
     expect(stats).toMatch(new RegExp(`Items Available\\s*${items.length}`));
     expect(stats).toMatch(new RegExp(`Community Posts\\s*${posts.length}`));
     expect(stats).toMatch(/Sustainable Impact\s*100%/);
-    expect(errors).toEqual([]);
     await close();
   });
 
@@ -125,19 +130,16 @@ describe('home', () => {
   it.each([360, 375, 430])(
     'shows two item cards a row on a %i px phone, filtered too, without scrolling sideways',
     async (width) => {
-      // The file's page at the phone's size from the first load, as a context of that size would be.
-      const wide = page.viewportSize()!;
-      await page.setViewportSize({ width, height: 800 });
-      try {
-        await phoneRows(width);
-      } finally {
-        await page.setViewportSize(wide);
-      }
+      // A page at the phone's size from the first load, as a context of that size would be.
+      const page = await pages.take({ width, height: 800 });
+      current = page;
+      await phoneRows(page, width);
+      pages.giveBack(page);
     },
   );
 
   /** Two item cards a row at the page's width, filtered too, without scrolling sideways. */
-  async function phoneRows(width: number) {
+  async function phoneRows(page: Page, width: number) {
     await page.goto(`${base}/`);
     const cards = page.locator('#featured li article');
     const rows = async () => {
@@ -237,7 +239,7 @@ describe('blog list', () => {
     const html = await (await fetch(`${base}/blog`)).text();
     expect(html).toContain('Nestling blog');
     expect(html).toContain('Showing 1-10 of');
-    const { page, errors, close } = await open('/blog');
+    const { page, close } = await open('/blog');
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Nestling blog');
     expect(await page.getByRole('link', { name: '← Back to Home' }).getAttribute('href')).toBe('/');
     expect(
@@ -258,7 +260,6 @@ describe('blog list', () => {
     expect(await page.locator('#latest-articles ~ ul li h3').first().textContent()).toBe(rest[10]!.title);
     await page.locator('#latest-articles ~ ul li h3 a').first().click();
     await page.waitForURL(`${base}/blog/${rest[10]!.slug}`);
-    expect(errors).toEqual([]);
     await close();
   });
 
@@ -281,7 +282,7 @@ describe('blog post', () => {
     const before = (
       (await (await fetch(`${base}/api/blog/posts/${post.slug}`)).json()) as { viewCount: number }
     ).viewCount;
-    const { page, errors, close } = await open(`/blog/${post.slug}`);
+    const { page, close } = await open(`/blog/${post.slug}`);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(post.title);
     expect(await page.getByText(`${post.readingTimeMinutes} min read`).count()).toBe(1);
     expect(await page.getByRole('link', { name: '← Back to Blog' }).getAttribute('href')).toBe('/blog');
@@ -301,7 +302,6 @@ describe('blog post', () => {
     await expect
       .poll(() => page.getByTestId('view-count').textContent(), { timeout: 5_000 })
       .toBe(`${before + 1} views`);
-    expect(errors).toEqual([]);
     await close();
   });
 

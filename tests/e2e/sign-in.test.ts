@@ -15,8 +15,8 @@ import {
   closeContexts,
   closePage,
   expectNoAxeViolations,
-  expectNoPageErrors,
   openPage,
+  PagePool,
   workerBrowser,
 } from '../helpers/browser.ts';
 
@@ -24,28 +24,19 @@ let browser: Browser;
 const TIMEOUT = 15_000;
 const DEMO_MESSAGE = 'Demo mode is active: Google authentication is not configured in this environment.';
 
+/**
+ * Pages a passed test left signed out (never signed in, or signed out), for the next to start on:
+ * these tests are about the dialog, not about a visitor the browser has never seen (the first is).
+ */
+let signedOut: PagePool;
+
 beforeAll(async () => {
   browser = await workerBrowser();
+  signedOut = new PagePool(browser, TIMEOUT);
 });
 afterAll(async () => {
   await closeContexts(browser);
 });
-
-/** Pages a passed test left signed out (never signed in, or signed out), for the next to start on. */
-const signedOut: Page[] = [];
-
-/**
- * A signed-out page: one a test handed on, else a fresh context. A load in a page already open
- * costs Chromium under half what a load in a fresh context does (a new renderer process), and these
- * tests are about the dialog, not about a visitor the browser has never seen (the first test is).
- */
-const newPage = async () => signedOut.pop() ?? openPage(browser, TIMEOUT);
-
-/** Fails on any uncaught error the page saw, then hands it on, signed out, to the next test. */
-function handOn(page: Page) {
-  expectNoPageErrors(page);
-  signedOut.push(page);
-}
 
 const signInButton = (page: Page) => page.locator('[data-testid=sign-in-button]');
 const accountButton = (page: Page, name: string) =>
@@ -88,7 +79,7 @@ describe('sign-in with the Auth emulator', () => {
     expect(later.some((url) => url.endsWith('.js') && !anonymous.includes(url))).toBe(true);
     expect(later.some((url) => url.includes('identitytoolkit'))).toBe(true);
     page.off('request', onRequest);
-    handOn(page);
+    signedOut.giveBack(page);
   });
 });
 
@@ -128,7 +119,7 @@ describe.each([
     const base = inject('authBaseURL');
     const email = newEmail();
     const local = email.split('@')[0]!;
-    const page = await newPage();
+    const page = await signedOut.take();
     await page.goto(`${base}/`);
     await signInButton(page).click();
     const dialog = page.getByRole('dialog');
@@ -203,12 +194,12 @@ describe.each([
     expect(await page.getByRole('link', { name: 'Favourites, 0 items' }).count()).toBe(1);
     await page.reload();
     await signInButton(page).waitFor();
-    handOn(page);
+    signedOut.giveBack(page);
   });
 
   it('shows Incorrect email or password for a wrong password and an unknown email, then signs in', async () => {
     const existing = await createEmulatorUser(inject('authEmulatorHost'), { password });
-    const page = await newPage();
+    const page = await signedOut.take();
 
     let dialog = await passwordStep(page, newEmail());
     if (protection) {
@@ -241,7 +232,7 @@ describe.each([
 
   it('tells a parent creating an account that it exists, and signs them in instead', async () => {
     const email = newEmail();
-    const page = await newPage();
+    const page = await signedOut.take();
     const dialog = await passwordStep(page, email);
     if (protection) await dialog.getByRole('button', { name: 'Create an account' }).click();
     else await dialog.getByText(NO_ACCOUNT_MESSAGE).waitFor();
@@ -269,7 +260,7 @@ describe.each([
     const host = inject('authEmulatorHost');
     const existing = await createEmulatorUser(host, { password });
     const unknown = newEmail();
-    const page = await newPage();
+    const page = await signedOut.take();
 
     let dialog = await passwordStep(page, existing.email);
     const forgot = dialog.getByRole('button', { name: 'Forgot password?' });
@@ -298,14 +289,14 @@ describe.each([
       expect(await dialog.getByRole('button', { name: 'Forgot password?' }).count()).toBe(0);
     }
     expect((await emulatorOobCodes(host)).filter((code) => code.email === unknown)).toEqual([]);
-    handOn(page);
+    signedOut.giveBack(page);
   });
 });
 
 describe('sign-in in demo mode', () => {
   it('offers Try Demo Mode, shows the demo parent and exits demo mode', async () => {
     const base = inject('baseURL');
-    const page = await newPage();
+    const page = await signedOut.take();
     await page.goto(`${base}/`);
     await signInButton(page).click();
     const dialog = page.getByRole('dialog');

@@ -165,6 +165,42 @@ export async function openPage(
   return page;
 }
 
+/** Playwright's viewport when a context names none. */
+const DEFAULT_VIEWPORT = { width: 1280, height: 720 };
+
+/**
+ * Pages a file's tests reuse, for tests that read signed out and leave nothing in the browser (or
+ * leave it signed out): a load in a page already open costs Chromium under half of one in a fresh
+ * context, which starts a renderer process. A test takes a page (one given back, else a new one in a
+ * context of its own) and gives it back when it passes; a failed test's page is never reused.
+ */
+export class PagePool {
+  readonly #free: Page[] = [];
+  readonly #browser: Browser;
+  readonly #timeoutMs: number;
+  readonly #options: BrowserContextOptions;
+
+  constructor(browser: Browser, timeoutMs: number, options: BrowserContextOptions = {}) {
+    this.#browser = browser;
+    this.#timeoutMs = timeoutMs;
+    this.#options = options;
+  }
+
+  /** A page at the pool's viewport (or `viewport`), whose uncaught errors from now on are the taker's. */
+  async take(viewport = this.#options.viewport ?? DEFAULT_VIEWPORT): Promise<Page> {
+    const page = this.#free.pop() ?? (await openPage(this.#browser, this.#timeoutMs, this.#options));
+    forgetPageErrors(page);
+    if (viewport) await page.setViewportSize(viewport);
+    return page;
+  }
+
+  /** Fails on any uncaught error the page saw since it was taken, then keeps it for the next test. */
+  giveBack(page: Page): void {
+    expectNoPageErrors(page);
+    this.#free.push(page);
+  }
+}
+
 /** Fails on any uncaught error the page saw, then closes its context. */
 export async function closePage(page: Page): Promise<void> {
   expectNoPageErrors(page);
